@@ -1,0 +1,13 @@
+//! The Sudoku engine. It knows nothing about HTTP or files: boards in, verdicts out.
+//!
+//! * [`board`]: the grid model and its two text forms.
+//! * [`validate`]: rule checks that need no search, and [`Puzzle`], a board proven conflict-free.
+//! * [`solver`]: the exact bitboard solver with a search budget.
+
+pub mod board;
+pub mod solver;
+pub mod validate;
+
+pub use board::{Board, Digit, ParseError, Pos};
+pub use solver::{Counted, GaveUp, Solution, Solver, Stats};
+pub use validate::{validate, Conflict, Puzzle, Report, Unit, UnitKind};

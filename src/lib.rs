@@ -1,0 +1,9 @@
+//! sudoku-service: an exact Sudoku solver and validator, as a library, a batch CLI and an HTTP
+//! JSON service.
+//!
+//! Module map:
+//! * [`engine`]: boards, validation and the solver. No I/O, no HTTP.
+//! * [`cli`]: the batch `solve` command (files or stdin in, one line per puzzle out).
+
+pub mod cli;
+pub mod engine;
