@@ -4,6 +4,8 @@
 //! Module map:
 //! * [`engine`]: boards, validation and the solver. No I/O, no HTTP.
 //! * [`cli`]: the batch `solve` command (files or stdin in, one line per puzzle out).
+//! * [`http`]: the axum service (`/solve`, `/validate`, health, metrics), built on the engine.
 
 pub mod cli;
 pub mod engine;
+pub mod http;

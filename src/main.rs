@@ -1,23 +1,32 @@
 //! The `sudoku-service` binary: `serve` (the default) runs the HTTP service, `solve` solves
 //! puzzle files in batch. All logic lives in the library; this file only dispatches.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use sudoku_service::cli::{self, SolveArgs};
+use sudoku_service::http::{self, LogFormat, ServeArgs};
+use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
 #[command(
     version,
-    about = "Exact Sudoku solving and validation: an HTTP service and a batch CLI"
+    about = "Exact Sudoku solving and validation: an HTTP JSON service and a batch CLI",
+    args_conflicts_with_subcommands = true
 )]
 struct Args {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// Options of `serve`, which runs when no subcommand is given.
+    #[command(flatten)]
+    serve: ServeArgs,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the HTTP service (the default).
+    Serve(ServeArgs),
     /// Solve puzzles from files or stdin, one 81-character puzzle per line.
     Solve(SolveArgs),
 }
@@ -25,6 +34,36 @@ enum Command {
 fn main() -> ExitCode {
     let args = Args::parse();
     match args.command {
-        Command::Solve(solve) => cli::run(&solve),
+        Some(Command::Solve(solve)) => cli::run(&solve),
+        Some(Command::Serve(serve)) => run_service(serve),
+        None => run_service(args.serve),
+    }
+}
+
+fn run_service(args: ServeArgs) -> ExitCode {
+    init_tracing(args.log_format);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("sudoku-service: cannot start the runtime: {err}");
+            return ExitCode::from(1);
+        }
+    };
+    runtime.block_on(http::run(args))
+}
+
+/// Logs go to stderr, so that stdout stays free for data; RUST_LOG sets the level.
+fn init_tracing(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal());
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().with_current_span(true).init(),
     }
 }

@@ -10,4 +10,4 @@ pub mod validate;
 
 pub use board::{Board, Digit, ParseError, Pos};
 pub use solver::{Counted, GaveUp, Solution, Solver, Stats};
-pub use validate::{validate, Conflict, Puzzle, Report, Unit, UnitKind};
+pub use validate::{conflicts, validate, Conflict, Puzzle, Report, Unit, UnitKind};

@@ -1,0 +1,131 @@
+//! The HTTP edge. It turns JSON into engine calls and engine results into JSON; it knows
+//! nothing about bitboards.
+//!
+//! * [`app`] builds the router with its middleware; [`run`] binds, serves and shuts down.
+//! * One file per endpoint group: [`solve`], [`validate`], [`ops`] (health, metrics, spec).
+//! * [`problem`]: the RFC 9457 error type every failure becomes.
+//! * [`pool`]: the bounded CPU pool solves run on. [`metrics`], [`observe`]: what operators see.
+
+pub mod config;
+pub mod metrics;
+pub mod observe;
+pub mod ops;
+pub mod pool;
+pub mod problem;
+pub mod server;
+pub mod solve;
+pub mod validate;
+pub mod wire;
+
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, HeaderValue, Method};
+use axum::routing::{get, post};
+use axum::{middleware, Router};
+use tokio::net::TcpListener;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+pub use config::{LogFormat, ServeArgs};
+use metrics::Metrics;
+use pool::SolvePool;
+use server::{serve, shutdown_signal, ServeOptions};
+
+/// What every handler can reach.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    pub pool: SolvePool,
+    pub metrics: Arc<Metrics>,
+    /// False once shutdown has begun; `/readyz` reports it.
+    pub ready: Arc<AtomicBool>,
+    pub request_timeout: Duration,
+}
+
+impl AppState {
+    pub fn new(args: &ServeArgs) -> AppState {
+        let metrics = Arc::new(Metrics::default());
+        AppState {
+            pool: SolvePool::new(args.slots(), args.queue(), args.budget, metrics.clone()),
+            metrics,
+            ready: Arc::new(AtomicBool::new(true)),
+            request_timeout: args.request_timeout(),
+        }
+    }
+}
+
+/// The service's router with all middleware, outermost first: CORS, request observation
+/// (id, span, timeout, metrics, log), problem+json for every error, body limit.
+pub fn app(state: AppState, args: &ServeArgs) -> Router {
+    Router::new()
+        .route("/solve", post(solve::solve))
+        .route("/validate", post(validate::validate))
+        .route("/healthz", get(ops::healthz))
+        .route("/readyz", get(ops::readyz))
+        .route("/metrics", get(ops::metrics))
+        .route("/openapi.yaml", get(ops::openapi))
+        .layer(DefaultBodyLimit::max(args.body_limit))
+        .layer(middleware::from_fn(problem::problem_json_for_all_errors))
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            observe::observe,
+        ))
+        .layer(cors(&args.cors_origins))
+        .with_state(state)
+}
+
+fn cors(origins: &[String]) -> CorsLayer {
+    let allow_origin = if origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(
+            origins
+                .iter()
+                .filter_map(|o| HeaderValue::from_str(o.trim()).ok()),
+        )
+    };
+    CorsLayer::new()
+        .allow_origin(allow_origin)
+        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
+        .allow_headers([header::CONTENT_TYPE, observe::X_REQUEST_ID.clone()])
+        .expose_headers([observe::X_REQUEST_ID.clone(), header::RETRY_AFTER])
+        .max_age(Duration::from_secs(3600))
+}
+
+/// Binds, serves until SIGINT/SIGTERM, drains, and exits 0; exit 1 if it cannot listen.
+pub async fn run(args: ServeArgs) -> ExitCode {
+    let addr = args.listen_addr();
+    let listener = match TcpListener::bind(addr).await {
+        Ok(listener) => listener,
+        Err(err) => {
+            tracing::error!(%addr, error = %err, "cannot listen");
+            eprintln!("sudoku-service: cannot listen on {addr}: {err}");
+            return ExitCode::from(1);
+        }
+    };
+    let local = listener.local_addr().unwrap_or(addr);
+    let state = AppState::new(&args);
+    tracing::info!(
+        addr = %local,
+        solver_slots = args.slots(),
+        queue = args.queue(),
+        budget = args.budget,
+        "listening on {local}"
+    );
+    let ready = state.ready.clone();
+    let router = app(state, &args);
+    let options = ServeOptions {
+        header_timeout: args.header_timeout(),
+        shutdown_delay: args.shutdown_delay(),
+        drain_timeout: args.drain_timeout(),
+    };
+    match serve(listener, router, ready, options, shutdown_signal()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            tracing::error!(error = %err, "server failed");
+            ExitCode::from(1)
+        }
+    }
+}

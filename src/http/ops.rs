@@ -1,0 +1,44 @@
+//! Operator endpoints: liveness, readiness, metrics and the API description. None of them
+//! goes through the solver pool, so they answer even when every solver slot is busy.
+
+use std::sync::atomic::Ordering;
+
+use axum::extract::State;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::Json;
+use serde_json::{json, Value};
+
+use super::problem::Problem;
+use super::AppState;
+
+/// The OpenAPI document, compiled in from the repository's `openapi.yaml`.
+pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
+
+/// Liveness: the process is up and its runtime answers.
+pub async fn healthz() -> Json<Value> {
+    Json(json!({"status": "ok"}))
+}
+
+/// Readiness: false from the moment shutdown starts, so the load balancer stops sending.
+pub async fn readyz(State(app): State<AppState>) -> Result<Json<Value>, Problem> {
+    if app.ready.load(Ordering::SeqCst) {
+        Ok(Json(json!({"status": "ready"})))
+    } else {
+        Err(Problem::ShuttingDown)
+    }
+}
+
+pub async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        app.metrics.render(),
+    )
+}
+
+pub async fn openapi() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/yaml")], OPENAPI_YAML)
+}

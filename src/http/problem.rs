@@ -1,0 +1,287 @@
+//! RFC 9457 problem details: the one shape every error of the service takes.
+//!
+//! Each kind of error is a variant of [`Problem`] with a stable `type` URI, a title and a status.
+//! Handlers return `Result<_, Problem>`; [`problem_json_for_all_errors`] converts the few error
+//! responses that are built outside the handlers (axum's 404/405, body limits, timeouts) so that
+//! a client never has to parse a second error format.
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::wire::ConflictJson;
+use crate::engine::{Conflict, GaveUp, ParseError};
+
+/// The media type of every error body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// Prefix of every problem `type`; the last segment names the kind of error.
+const TYPE_PREFIX: &str = "urn:sudoku-service:problem:";
+
+/// Every error the service answers with.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Problem {
+    /// The body is not JSON at all (syntax error, truncated, not UTF-8).
+    InvalidJson { detail: String },
+    /// The JSON is well-formed but does not have the request's shape.
+    InvalidRequest { detail: String },
+    /// The board has the wrong shape or a bad character.
+    InvalidBoard(ParseError),
+    /// Two or more givens clash.
+    ConflictingGivens(Vec<Conflict>),
+    /// The givens obey the rules but no grid completes them.
+    NoSolution,
+    /// The search hit its budget before it knew the answer.
+    BudgetExhausted(GaveUp),
+    /// The body was sent without `Content-Type: application/json`.
+    UnsupportedMediaType { detail: String },
+    /// The body is larger than the configured limit.
+    BodyTooLarge,
+    /// No such route.
+    NotFound { path: String },
+    /// The route exists but not for this method.
+    MethodNotAllowed,
+    /// Every solver slot and queue place is taken: try again shortly.
+    Overloaded { retry_after_secs: u64 },
+    /// The request took longer than the configured timeout.
+    Timeout,
+    /// The server is draining for shutdown.
+    ShuttingDown,
+    /// A bug. Never expected; reported without internals.
+    Internal,
+}
+
+/// The JSON body of a problem.
+#[derive(Debug, Serialize)]
+struct ProblemBody {
+    #[serde(rename = "type")]
+    kind: String,
+    title: &'static str,
+    status: u16,
+    detail: String,
+    /// 0-based row at fault, for board errors that point at one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    row: Option<usize>,
+    /// 0-based column at fault, for board errors that point at one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    col: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conflicts: Option<Vec<ConflictJson>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guesses: Option<u64>,
+}
+
+impl Problem {
+    /// The stable last segment of the `type` URI.
+    pub fn slug(&self) -> &'static str {
+        match self {
+            Problem::InvalidJson { .. } => "invalid-json",
+            Problem::InvalidRequest { .. } => "invalid-request",
+            Problem::InvalidBoard(_) => "invalid-board",
+            Problem::ConflictingGivens(_) => "conflicting-givens",
+            Problem::NoSolution => "no-solution",
+            Problem::BudgetExhausted(_) => "budget-exhausted",
+            Problem::UnsupportedMediaType { .. } => "unsupported-media-type",
+            Problem::BodyTooLarge => "body-too-large",
+            Problem::NotFound { .. } => "not-found",
+            Problem::MethodNotAllowed => "method-not-allowed",
+            Problem::Overloaded { .. } => "overloaded",
+            Problem::Timeout => "timeout",
+            Problem::ShuttingDown => "shutting-down",
+            Problem::Internal => "internal",
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Problem::InvalidJson { .. } => StatusCode::BAD_REQUEST,
+            Problem::InvalidRequest { .. }
+            | Problem::InvalidBoard(_)
+            | Problem::ConflictingGivens(_)
+            | Problem::NoSolution
+            | Problem::BudgetExhausted(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Problem::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Problem::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Problem::NotFound { .. } => StatusCode::NOT_FOUND,
+            Problem::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Problem::Overloaded { .. } | Problem::Timeout | Problem::ShuttingDown => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            Problem::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn title(&self) -> &'static str {
+        match self {
+            Problem::InvalidJson { .. } => "Request body is not valid JSON",
+            Problem::InvalidRequest { .. } => "Request does not match the expected shape",
+            Problem::InvalidBoard(_) => "Board is malformed",
+            Problem::ConflictingGivens(_) => "Board breaks the rules",
+            Problem::NoSolution => "Puzzle has no solution",
+            Problem::BudgetExhausted(_) => "Search budget exhausted",
+            Problem::UnsupportedMediaType { .. } => "Unsupported media type",
+            Problem::BodyTooLarge => "Request body too large",
+            Problem::NotFound { .. } => "Not found",
+            Problem::MethodNotAllowed => "Method not allowed",
+            Problem::Overloaded { .. } => "Service overloaded",
+            Problem::Timeout => "Request timed out",
+            Problem::ShuttingDown => "Service shutting down",
+            Problem::Internal => "Internal error",
+        }
+    }
+
+    fn detail(&self) -> String {
+        match self {
+            Problem::InvalidJson { detail }
+            | Problem::InvalidRequest { detail }
+            | Problem::UnsupportedMediaType { detail } => detail.clone(),
+            Problem::InvalidBoard(err) => err.to_string(),
+            Problem::ConflictingGivens(conflicts) => conflicts
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; "),
+            Problem::NoSolution => {
+                "the givens do not clash, but no grid completes them".to_string()
+            }
+            Problem::BudgetExhausted(gave_up) => format!(
+                "{gave_up}; the puzzle is too ambiguous or too hard for this server's limit"
+            ),
+            Problem::BodyTooLarge => "the request body exceeds this server's size limit".into(),
+            Problem::NotFound { path } => format!("no route for {path}"),
+            Problem::MethodNotAllowed => {
+                "this route does not accept that method; see the Allow header".into()
+            }
+            Problem::Overloaded { retry_after_secs } => format!(
+                "all solver slots and queue places are taken; retry after {retry_after_secs} s"
+            ),
+            Problem::Timeout => {
+                "the request did not complete within the server's time limit".into()
+            }
+            Problem::ShuttingDown => "the server is draining for shutdown".into(),
+            Problem::Internal => "an unexpected error occurred".into(),
+        }
+    }
+
+    fn body(&self) -> ProblemBody {
+        let (row, col) = match self {
+            Problem::InvalidBoard(err) => {
+                let (row, col) = err.location();
+                (row.map(|r| r - 1), col.map(|c| c - 1))
+            }
+            _ => (None, None),
+        };
+        ProblemBody {
+            kind: format!("{TYPE_PREFIX}{}", self.slug()),
+            title: self.title(),
+            status: self.status().as_u16(),
+            detail: self.detail(),
+            row,
+            col,
+            conflicts: match self {
+                Problem::ConflictingGivens(conflicts) => {
+                    Some(conflicts.iter().map(ConflictJson::from).collect())
+                }
+                _ => None,
+            },
+            guesses: match self {
+                Problem::BudgetExhausted(gave_up) => Some(gave_up.stats.guesses),
+                _ => None,
+            },
+        }
+    }
+}
+
+impl IntoResponse for Problem {
+    fn into_response(self) -> Response {
+        let body = serde_json::to_vec(&self.body()).unwrap_or_else(|_| b"{}".to_vec());
+        let mut response = (self.status(), body).into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        let retry_after = match self {
+            Problem::Overloaded { retry_after_secs } => Some(retry_after_secs),
+            Problem::Timeout | Problem::ShuttingDown => Some(1),
+            _ => None,
+        };
+        if let Some(secs) = retry_after {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+/// Middleware: an error response that is not problem+json yet (axum's own 404/405, a body
+/// limit, a timeout) is replaced by the matching [`Problem`], keeping its headers (`Allow`).
+pub async fn problem_json_for_all_errors(request: Request, next: Next) -> Response {
+    let path = request.uri().path().to_string();
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) || is_problem_json(&response) {
+        return response;
+    }
+    let problem = match status {
+        StatusCode::NOT_FOUND => Problem::NotFound { path },
+        StatusCode::METHOD_NOT_ALLOWED => Problem::MethodNotAllowed,
+        StatusCode::PAYLOAD_TOO_LARGE => Problem::BodyTooLarge,
+        StatusCode::REQUEST_TIMEOUT | StatusCode::GATEWAY_TIMEOUT => Problem::Timeout,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => Problem::UnsupportedMediaType {
+            detail: super::wire::SEND_JSON_HINT.to_string(),
+        },
+        StatusCode::SERVICE_UNAVAILABLE => Problem::Overloaded {
+            retry_after_secs: 1,
+        },
+        s if s.is_client_error() => Problem::InvalidRequest {
+            detail: s.canonical_reason().unwrap_or("bad request").to_string(),
+        },
+        _ => Problem::Internal,
+    };
+    let (mut parts, _) = response.into_parts();
+    let replacement = problem.into_response();
+    parts.status = replacement.status();
+    for (name, value) in replacement.headers() {
+        parts.headers.insert(name, value.clone());
+    }
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::new(replacement.into_body()))
+}
+
+fn is_problem_json(response: &Response) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with(PROBLEM_JSON))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_errors_point_at_the_cell_zero_based() {
+        let body = Problem::InvalidBoard(ParseError::IllegalChar {
+            row: 2,
+            col: 5,
+            found: 'x',
+        })
+        .body();
+        assert_eq!((body.row, body.col), (Some(1), Some(4)));
+        assert_eq!(body.status, 422);
+        assert_eq!(body.kind, "urn:sudoku-service:problem:invalid-board");
+        assert!(body.detail.contains("row 2, column 5"));
+    }
+
+    #[test]
+    fn overload_carries_retry_after() {
+        let response = Problem::Overloaded {
+            retry_after_secs: 2,
+        }
+        .into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "2");
+        assert_eq!(response.headers()[header::CONTENT_TYPE], PROBLEM_JSON);
+    }
+}

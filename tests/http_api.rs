@@ -1,0 +1,611 @@
+//! Black-box tests of the HTTP API: a real server on a loopback port, spoken to over TCP.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{client, rows, TestServer, HARD, SEED, SEED_SOLUTION};
+use reqwest::{header, Response, StatusCode};
+use serde_json::{json, Value};
+use sudoku_service::http::ServeArgs;
+
+async fn post_json(server: &TestServer, path: &str, body: Value) -> Response {
+    client()
+        .post(server.url(path))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Asserts an RFC 9457 problem with `status` and `kind`, and returns its body.
+async fn expect_problem(response: Response, status: u16, kind: &str) -> Value {
+    assert_eq!(response.status().as_u16(), status);
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "application/problem+json"
+    );
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["type"], format!("urn:sudoku-service:problem:{kind}"));
+    assert_eq!(body["status"], status);
+    assert!(body["title"].as_str().is_some_and(|t| !t.is_empty()));
+    assert!(body["detail"].as_str().is_some_and(|d| !d.is_empty()));
+    body
+}
+
+#[tokio::test]
+async fn solve_answers_in_the_form_it_was_sent() {
+    let server = TestServer::start().await;
+    let response = post_json(&server, "/solve", json!({"board": rows(SEED)})).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["solution"], json!(rows(SEED_SOLUTION)));
+    assert_eq!(body["unique"], true);
+    assert!(body["stats"]["guesses"].is_u64() && body["stats"]["micros"].is_u64());
+
+    let zeros = SEED.replace('.', "0");
+    let body: Value = post_json(&server, "/solve", json!({"board": zeros}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["solution"], SEED_SOLUTION);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn solve_reports_several_solutions_as_not_unique() {
+    let server = TestServer::start().await;
+    let body: Value = post_json(&server, "/solve", json!({"board": ".".repeat(81)}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["unique"], false);
+    assert_eq!(body["solution"].as_str().unwrap().len(), 81);
+    let body: Value = post_json(&server, "/solve", json!({"board": HARD}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(body["unique"], true);
+    assert!(body["stats"]["guesses"].as_u64().unwrap() > 0);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn board_errors_are_422_and_point_at_the_cell() {
+    let server = TestServer::start().await;
+    let mut bad = rows(SEED);
+    bad[1] = ".2.6x945.".to_string();
+    let body = expect_problem(
+        post_json(&server, "/solve", json!({ "board": bad })).await,
+        422,
+        "invalid-board",
+    )
+    .await;
+    assert_eq!(
+        (body["row"].clone(), body["col"].clone()),
+        (json!(1), json!(4))
+    );
+    assert!(body["detail"].as_str().unwrap().contains("row 2, column 5"));
+
+    let body = expect_problem(
+        post_json(&server, "/solve", json!({"board": ["........."]})).await,
+        422,
+        "invalid-board",
+    )
+    .await;
+    assert_eq!(body["detail"], "expected 9 rows, found 1");
+
+    let mut wide = rows(SEED);
+    wide[8] = "１........".to_string();
+    let body = expect_problem(
+        post_json(&server, "/validate", json!({ "board": wide })).await,
+        422,
+        "invalid-board",
+    )
+    .await;
+    assert_eq!(body["row"], 8);
+
+    let body = expect_problem(
+        post_json(&server, "/solve", json!({"board": "123"})).await,
+        422,
+        "invalid-board",
+    )
+    .await;
+    assert_eq!(body["detail"], "expected 81 characters, found 3");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn conflicting_givens_name_both_cells() {
+    let server = TestServer::start().await;
+    let board = format!("5....5{}", ".".repeat(75));
+    let body = expect_problem(
+        post_json(&server, "/solve", json!({ "board": board })).await,
+        422,
+        "conflicting-givens",
+    )
+    .await;
+    assert_eq!(
+        body["conflicts"][0],
+        json!({"unit": "row", "index": 0, "digit": 5, "cells": [{"row": 0, "col": 0}, {"row": 0, "col": 5}]})
+    );
+    assert!(body["detail"]
+        .as_str()
+        .unwrap()
+        .contains("row 1, column 1 and row 1, column 6"));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn unsolvable_and_over_budget_puzzles_are_distinct_422s() {
+    let server = TestServer::start().await;
+    let unsolvable = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
+    expect_problem(
+        post_json(&server, "/solve", json!({ "board": unsolvable })).await,
+        422,
+        "no-solution",
+    )
+    .await;
+    server.shutdown().await;
+
+    let stingy = TestServer::with(ServeArgs {
+        budget: 0,
+        ..ServeArgs::default()
+    })
+    .await;
+    let body = expect_problem(
+        post_json(&stingy, "/solve", json!({"board": ".".repeat(81)})).await,
+        422,
+        "budget-exhausted",
+    )
+    .await;
+    assert_eq!(body["guesses"], 0);
+    expect_problem(
+        post_json(&stingy, "/validate", json!({"board": ".".repeat(81)})).await,
+        422,
+        "budget-exhausted",
+    )
+    .await;
+    stingy.shutdown().await;
+}
+
+#[tokio::test]
+async fn request_shape_errors() {
+    let server = TestServer::start().await;
+    let c = client();
+    let send = |body: &'static str, content_type: Option<&'static str>| {
+        let mut request = c.post(server.url("/solve")).body(body);
+        if let Some(t) = content_type {
+            request = request.header(header::CONTENT_TYPE, t);
+        }
+        request.send()
+    };
+    expect_problem(
+        send("{\"board\": ", Some("application/json"))
+            .await
+            .unwrap(),
+        400,
+        "invalid-json",
+    )
+    .await;
+    expect_problem(
+        send("", Some("application/json")).await.unwrap(),
+        400,
+        "invalid-json",
+    )
+    .await;
+    let body = expect_problem(
+        send("{\"board\": 5}", Some("application/json"))
+            .await
+            .unwrap(),
+        422,
+        "invalid-request",
+    )
+    .await;
+    assert!(body["detail"]
+        .as_str()
+        .unwrap()
+        .contains("an array of 9 row strings or one 81-character string"));
+    let body = expect_problem(
+        send("{\"grid\": []}", Some("application/json"))
+            .await
+            .unwrap(),
+        422,
+        "invalid-request",
+    )
+    .await;
+    assert!(body["detail"]
+        .as_str()
+        .unwrap()
+        .contains("missing field `board`"));
+    expect_problem(
+        send("[1, 2]", Some("application/json")).await.unwrap(),
+        422,
+        "invalid-request",
+    )
+    .await;
+
+    let body = expect_problem(
+        send("board=1", Some("application/x-www-form-urlencoded"))
+            .await
+            .unwrap(),
+        415,
+        "unsupported-media-type",
+    )
+    .await;
+    assert!(body["detail"]
+        .as_str()
+        .unwrap()
+        .contains("Content-Type: application/json"));
+    expect_problem(
+        send("{}", None).await.unwrap(),
+        415,
+        "unsupported-media-type",
+    )
+    .await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn hostile_bodies_never_cause_a_5xx() {
+    let server = TestServer::start().await;
+    let c = client();
+    let json_post = |body: Vec<u8>| {
+        c.post(server.url("/solve"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(body)
+            .send()
+    };
+    // Too large for the 8 KiB default limit.
+    let huge = format!("{{\"board\": \"{}\"}}", ".".repeat(100_000));
+    expect_problem(
+        json_post(huge.into_bytes()).await.unwrap(),
+        413,
+        "body-too-large",
+    )
+    .await;
+    // Deeply nested arrays: a board row must be a string, so the first nesting is refused...
+    let nested = format!("{{\"board\": {}{}}}", "[".repeat(3000), "]".repeat(3000));
+    expect_problem(
+        json_post(nested.into_bytes()).await.unwrap(),
+        422,
+        "invalid-request",
+    )
+    .await;
+    // ...and an ignored field nested as deep as the body limit allows is skipped without
+    // overflowing the stack; the (empty) board is then judged as usual.
+    let nested = format!(
+        "{{\"x\": {}{}, \"board\": \"\"}}",
+        "[".repeat(4000),
+        "]".repeat(4000)
+    );
+    expect_problem(
+        json_post(nested.into_bytes()).await.unwrap(),
+        422,
+        "invalid-board",
+    )
+    .await;
+    // Not UTF-8.
+    expect_problem(
+        json_post(b"{\"board\": \"\xff\xfe\"}".to_vec())
+            .await
+            .unwrap(),
+        400,
+        "invalid-json",
+    )
+    .await;
+    // Control characters and odd unicode inside a well-formed board string.
+    let body = expect_problem(
+        post_json(
+            &server,
+            "/solve",
+            json!({"board": format!("\u{0}{}", ".".repeat(80))}),
+        )
+        .await,
+        422,
+        "invalid-board",
+    )
+    .await;
+    assert_eq!(
+        (body["row"].clone(), body["col"].clone()),
+        (json!(0), json!(0))
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn unknown_routes_and_methods_are_problems() {
+    let server = TestServer::start().await;
+    let c = client();
+    let body = expect_problem(
+        c.get(server.url("/nope")).send().await.unwrap(),
+        404,
+        "not-found",
+    )
+    .await;
+    assert_eq!(body["detail"], "no route for /nope");
+    let response = c.get(server.url("/solve")).send().await.unwrap();
+    assert_eq!(response.headers()[header::ALLOW], "POST");
+    expect_problem(response, 405, "method-not-allowed").await;
+    expect_problem(
+        c.post(server.url("/healthz")).send().await.unwrap(),
+        405,
+        "method-not-allowed",
+    )
+    .await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn validate_gives_a_verdict_even_for_broken_boards() {
+    let server = TestServer::start().await;
+    let verdict = |board: String| {
+        let server = &server;
+        async move {
+            let response = post_json(server, "/validate", json!({ "board": board })).await;
+            assert_eq!(response.status(), StatusCode::OK);
+            response.json::<Value>().await.unwrap()
+        }
+    };
+    let broken = format!("77{}", ".".repeat(79));
+    let body = verdict(broken).await;
+    assert_eq!(body["valid"], false);
+    assert_eq!(body["solutions"], 0);
+    assert_eq!(body["conflicts"].as_array().unwrap().len(), 2); // row 0 and box 0
+    assert_eq!(body["conflicts"][1]["unit"], "box");
+
+    let body = verdict(SEED.to_string()).await;
+    assert_eq!(
+        body,
+        json!({"valid": true, "complete": false, "solved": false, "conflicts": [], "solutions": 1})
+    );
+    assert_eq!(verdict(".".repeat(81)).await["solutions"], 2);
+    let body = verdict(SEED_SOLUTION.to_string()).await;
+    assert_eq!(
+        (
+            body["complete"].clone(),
+            body["solved"].clone(),
+            body["solutions"].clone()
+        ),
+        (json!(true), json!(true), json!(1))
+    );
+    // No clash yet, but the player's 1 in the first empty cell makes the board unfinishable.
+    let stuck = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
+    let body = verdict(stuck).await;
+    assert_eq!(
+        (body["valid"].clone(), body["solutions"].clone()),
+        (json!(true), json!(0))
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn operator_endpoints() {
+    let server = TestServer::start().await;
+    let c = client();
+    let health: Value = c
+        .get(server.url("/healthz"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(health["status"], "ok");
+    let ready: Value = c
+        .get(server.url("/readyz"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(ready["status"], "ready");
+
+    post_json(&server, "/solve", json!({"board": SEED})).await;
+    c.get(server.url("/missing")).send().await.unwrap();
+    let response = c.get(server.url("/metrics")).send().await.unwrap();
+    assert!(response.headers()[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain"));
+    let text = response.text().await.unwrap();
+    for needle in [
+        "http_requests_total{route=\"/solve\",method=\"POST\",status=\"200\"} 1",
+        "http_requests_total{route=\"unmatched\",method=\"GET\",status=\"404\"} 1",
+        "http_request_duration_seconds_bucket{route=\"/solve\",le=\"+Inf\"} 1",
+        "solve_duration_seconds_count 1",
+        "solves_in_flight 0",
+        "solves_rejected_total 0",
+    ] {
+        assert!(text.contains(needle), "missing {needle} in\n{text}");
+    }
+
+    let spec = c.get(server.url("/openapi.yaml")).send().await.unwrap();
+    assert_eq!(spec.headers()[header::CONTENT_TYPE], "application/yaml");
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.yaml")).unwrap();
+    assert_eq!(spec.text().await.unwrap(), committed);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn request_ids_are_echoed_or_made() {
+    let server = TestServer::start().await;
+    let c = client();
+    let response = c
+        .get(server.url("/healthz"))
+        .header("x-request-id", "lb-abc-123")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["x-request-id"], "lb-abc-123");
+    let response = c.get(server.url("/nope")).send().await.unwrap();
+    let made = response.headers()["x-request-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(!made.is_empty());
+    let again = c.get(server.url("/nope")).send().await.unwrap();
+    assert_ne!(again.headers()["x-request-id"].to_str().unwrap(), made);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn cors_preflight_and_simple_requests() {
+    let server = TestServer::start().await;
+    let c = client();
+    let preflight = c
+        .request(reqwest::Method::OPTIONS, server.url("/solve"))
+        .header("origin", "https://puzzles.example")
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type")
+        .send()
+        .await
+        .unwrap();
+    assert!(preflight.status().is_success());
+    assert_eq!(preflight.headers()["access-control-allow-origin"], "*");
+    let methods = preflight.headers()["access-control-allow-methods"]
+        .to_str()
+        .unwrap();
+    assert!(methods.contains("POST"));
+    server.shutdown().await;
+
+    let strict = TestServer::with(ServeArgs {
+        cors_origins: vec!["https://good.example".to_string()],
+        ..ServeArgs::default()
+    })
+    .await;
+    let allowed = c
+        .get(strict.url("/healthz"))
+        .header("origin", "https://good.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        allowed.headers()["access-control-allow-origin"],
+        "https://good.example"
+    );
+    let other = c
+        .get(strict.url("/healthz"))
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert!(other.headers().get("access-control-allow-origin").is_none());
+    strict.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn overload_sheds_with_503_and_retry_after() {
+    let server = TestServer::with(ServeArgs {
+        max_solves: Some(1.try_into().unwrap()),
+        queue_depth: Some(0),
+        ..ServeArgs::default()
+    })
+    .await;
+    let c = client();
+    let requests = (0..64).map(|_| {
+        c.post(server.url("/solve"))
+            .json(&json!({"board": HARD}))
+            .send()
+    });
+    let responses = futures_join_all(requests).await;
+    let mut shed = 0;
+    for response in responses {
+        let response = response.unwrap();
+        match response.status().as_u16() {
+            200 => {}
+            503 => {
+                shed += 1;
+                assert_eq!(response.headers()[header::RETRY_AFTER], "1");
+                expect_problem(response, 503, "overloaded").await;
+            }
+            other => panic!("unexpected status {other}"),
+        }
+    }
+    assert!(
+        shed > 0,
+        "64 concurrent solves on one slot with no queue must shed some"
+    );
+    // Health and metrics are never behind the limiter; the pool recovers at once.
+    let text = c
+        .get(server.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.contains(&format!("solves_rejected_total {shed}")),
+        "{text}"
+    );
+    let after = post_json(&server, "/solve", json!({"board": SEED})).await;
+    assert_eq!(after.status(), StatusCode::OK);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn slow_header_senders_are_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::with(ServeArgs {
+        header_timeout_ms: 300,
+        ..ServeArgs::default()
+    })
+    .await;
+    let mut slow = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let mut buf = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(5), slow.read_to_end(&mut buf)).await;
+    assert!(
+        closed.is_ok(),
+        "the server must close a connection that never finishes its headers"
+    );
+    // Others are served meanwhile and afterwards.
+    let ok = client().get(server.url("/healthz")).send().await.unwrap();
+    assert_eq!(ok.status(), StatusCode::OK);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn in_flight_requests_finish_during_graceful_shutdown() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::start().await;
+    let body = format!("{{\"board\": \"{SEED}\"}}");
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let head = format!(
+        "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(&body.as_bytes()[..10]).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let shutdown = tokio::spawn(server.shutdown());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    stream.write_all(&body.as_bytes()[10..]).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains(SEED_SOLUTION));
+    shutdown.await.unwrap();
+}
+
+/// Runs futures concurrently on the current task (no extra dependency for one helper).
+async fn futures_join_all<F>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
+where
+    F: std::future::Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    let handles: Vec<_> = futures.map(tokio::spawn).collect();
+    let mut outputs = Vec::with_capacity(handles.len());
+    for handle in handles {
+        outputs.push(handle.await.unwrap());
+    }
+    outputs
+}
