@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use sudoku_service::cli::healthcheck::{self, HealthcheckArgs};
 use sudoku_service::cli::{self, SolveArgs};
 use sudoku_service::http::{self, LogFormat, ServeArgs};
 use tracing_subscriber::EnvFilter;
@@ -29,12 +30,15 @@ enum Command {
     Serve(ServeArgs),
     /// Solve puzzles from files or stdin, one 81-character puzzle per line.
     Solve(SolveArgs),
+    /// Exit 0 if the server on this machine answers /healthz (for container health checks).
+    Healthcheck(HealthcheckArgs),
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
     match args.command {
         Some(Command::Solve(solve)) => cli::run(&solve),
+        Some(Command::Healthcheck(probe)) => healthcheck::run(&probe),
         Some(Command::Serve(serve)) => run_service(serve),
         None => run_service(args.serve),
     }

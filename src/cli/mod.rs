@@ -1,4 +1,7 @@
-//! The batch `solve` command: puzzles one per line from files or stdin, one answer line each.
+//! The command-line front ends beside `serve`: the batch `solve` command (this file) and the
+//! container [`healthcheck`] probe.
+//!
+//! `solve` reads puzzles one per line from files or stdin and writes one answer line each.
 //!
 //! Output order is input order whatever the thread count: input is cut into chunks, each chunk
 //! is solved in parallel on a rayon pool (one reusable [`Solver`] per worker), and the chunk's
@@ -16,6 +19,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::engine::{Board, Puzzle, Solver};
+
+pub mod healthcheck;
 
 /// Lines solved per parallel step: large enough that the serial read/write between steps is
 /// noise, small enough that memory stays flat.
