@@ -25,8 +25,9 @@ pub struct ServeArgs {
     /// Solves running at once; default: the number of cores.
     #[arg(long, env = "SUDOKU_MAX_SOLVES")]
     pub max_solves: Option<NonZeroUsize>,
-    /// Solves allowed to wait for a slot before requests are refused with 503; default: 4 per
-    /// slot.
+    /// Solves allowed to wait for a slot before requests are refused with 503; default: 32 per
+    /// slot (a typical solve takes microseconds, so that is still a queue of well under a
+    /// millisecond, while the budget bounds the worst case).
     #[arg(long, env = "SUDOKU_QUEUE_DEPTH")]
     pub queue_depth: Option<usize>,
     /// Search budget per solve, in guesses; a puzzle needing more gets a 422.
@@ -73,7 +74,7 @@ impl ServeArgs {
     }
 
     pub fn queue(&self) -> usize {
-        self.queue_depth.unwrap_or(4 * self.slots())
+        self.queue_depth.unwrap_or(32 * self.slots())
     }
 
     pub fn request_timeout(&self) -> Duration {

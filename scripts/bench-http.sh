@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# HTTP throughput: POST /solve on the release service vs a baseline that parses the same JSON
+# and board but does not solve (examples/baseline_server.rs), with wrk at 1, 16 and 64
+# connections on loopback. Prints requests/s, p50/p99/p99.9 latency and the ratio.
+#
+# usage: scripts/bench-http.sh [SECONDS_PER_RUN] [PUZZLE_FILE]
+#        (defaults: 10 s, ../shared/data/puzzles_17_clue.txt)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-10}
+file=${2:-../shared/data/puzzles_17_clue.txt}
+service_port=${SERVICE_PORT:-18480}
+baseline_port=${BASELINE_PORT:-18481}
+
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+cargo build --quiet --release --bin sudoku-service --example baseline_server
+
+work=$(mktemp -d)
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+head -n 5000 "$file" | awk '{ printf "{\"board\":\"%s\"}\n", $0 }' >"$work/bodies.jsonl"
+
+RUST_LOG=warn target/release/sudoku-service serve --host 127.0.0.1 --port "$service_port" \
+  2>"$work/service.log" &
+pids+=($!)
+target/release/examples/baseline_server "$baseline_port" 2>"$work/baseline.log" &
+pids+=($!)
+for port in "$service_port" "$baseline_port"; do
+  for _ in $(seq 1 100); do
+    curl -fs -o /dev/null -m 1 -H 'Content-Type: application/json' \
+      -d "$(head -n 1 "$work/bodies.jsonl")" "http://127.0.0.1:$port/solve" && break
+    sleep 0.1
+  done
+done
+
+run() { # url connections -> RESULT line
+  local threads=$(( $2 < 2 ? 1 : 2 ))
+  wrk -t "$threads" -c "$2" -d "${secs}s" --timeout 5s -s scripts/wrk-bodies.lua "$1" \
+    -- "$work/bodies.jsonl" | grep '^RESULT'
+}
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+
+echo "file: $(basename "$file"), ${secs} s per run, $(nproc) cores, wrk on the same machine"
+echo
+echo "| connections | service req/s | p50 ms | p99 ms | p99.9 ms | baseline req/s | baseline p50 ms | baseline p99 ms | ratio req/s | p99/p50 | statuses |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+for c in 1 16 64; do
+  s=$(run "http://127.0.0.1:$service_port/solve" "$c")
+  b=$(run "http://127.0.0.1:$baseline_port/solve" "$c")
+  awk -v c="$c" -v srps="$(field rps "$s")" -v s50="$(field p50_ms "$s")" \
+      -v s99="$(field p99_ms "$s")" -v s999="$(field p999_ms "$s")" \
+      -v brps="$(field rps "$b")" -v b50="$(field p50_ms "$b")" -v b99="$(field p99_ms "$b")" \
+      -v st="$(field statuses "$s")" 'BEGIN {
+    printf "| %d | %.0f | %.3f | %.3f | %.3f | %.0f | %.3f | %.3f | %.2f | %.1f | %s |\n",
+      c, srps, s50, s99, s999, brps, b50, b99, srps / brps, s99 / s50, st }'
+done
