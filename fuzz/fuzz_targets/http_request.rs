@@ -1,0 +1,64 @@
+//! The JSON handlers in-process: arbitrary bodies and content types sent through the real
+//! router; every answer must be a non-5xx, and every error problem+json.
+#![no_main]
+
+use std::sync::OnceLock;
+
+use axum::body::Body;
+use axum::http::{header, Request};
+use axum::Router;
+use libfuzzer_sys::fuzz_target;
+use sudoku_service::http::{app, AppState, ServeArgs};
+use tower::ServiceExt;
+
+fn runtime() -> &'static tokio::runtime::Runtime {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    })
+}
+
+fn router() -> Router {
+    static ROUTER: OnceLock<Router> = OnceLock::new();
+    ROUTER
+        .get_or_init(|| {
+            let args = ServeArgs {
+                budget: 2_000,
+                ..ServeArgs::default()
+            };
+            app(AppState::new(&args), &args)
+        })
+        .clone()
+}
+
+const PATHS: [&str; 3] = ["/solve", "/validate", "/nope"];
+const TYPES: [&str; 4] = [
+    "application/json",
+    "application/x-www-form-urlencoded",
+    "text/plain",
+    "application/json; charset=utf-8",
+];
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, body)) = data.split_first() else {
+        return;
+    };
+    let path = PATHS[usize::from(selector & 3) % PATHS.len()];
+    let content_type = TYPES[usize::from(selector >> 2) % TYPES.len()];
+    let request = Request::post(path)
+        .header(header::CONTENT_TYPE, content_type)
+        .body(Body::from(body.to_vec()))
+        .unwrap();
+    let response = runtime().block_on(router().oneshot(request)).unwrap();
+    let status = response.status();
+    assert!(!status.is_server_error(), "{status} for {path}");
+    if !status.is_success() {
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            "application/problem+json"
+        );
+    }
+});
