@@ -60,13 +60,19 @@ impl Histogram {
     }
 }
 
+/// Request counts and latency of one route.
+#[derive(Debug, Default)]
+struct RouteStats {
+    /// (method, status) -> requests answered.
+    answered: BTreeMap<(&'static str, u16), u64>,
+    latency: Histogram,
+}
+
 /// Everything `/metrics` reports.
 #[derive(Debug, Default)]
 pub struct Metrics {
-    /// (route, method, status) -> requests answered.
-    requests: Mutex<BTreeMap<(String, &'static str, u16), u64>>,
-    /// route -> request latency.
-    latency: Mutex<BTreeMap<String, Histogram>>,
+    /// Route pattern -> its stats; one lock and no allocation per request once a route is seen.
+    routes: Mutex<BTreeMap<String, RouteStats>>,
     /// Time spent inside the solver, per solve.
     solve_time: Mutex<Histogram>,
     solves_in_flight: AtomicI64,
@@ -123,20 +129,15 @@ impl Metrics {
         status: u16,
         elapsed: Duration,
     ) {
-        if let Ok(mut requests) = self.requests.lock() {
-            *requests
-                .entry((route.to_string(), method, status))
-                .or_default() += 1;
+        let Ok(mut routes) = self.routes.lock() else {
+            return;
+        };
+        if !routes.contains_key(route) {
+            routes.insert(route.to_string(), RouteStats::default());
         }
-        if let Ok(mut latency) = self.latency.lock() {
-            match latency.get_mut(route) {
-                Some(h) => h.observe(elapsed),
-                None => {
-                    let mut h = Histogram::default();
-                    h.observe(elapsed);
-                    latency.insert(route.to_string(), h);
-                }
-            }
+        if let Some(stats) = routes.get_mut(route) {
+            *stats.answered.entry((method, status)).or_default() += 1;
+            stats.latency.observe(elapsed);
         }
     }
 
@@ -164,8 +165,10 @@ impl Metrics {
             "# HELP http_requests_total HTTP requests answered, by route, method and status.\n\
              # TYPE http_requests_total counter\n",
         );
-        if let Ok(requests) = self.requests.lock() {
-            for ((route, method, status), n) in requests.iter() {
+        let routes = self.routes.lock().ok();
+        let routes = routes.as_deref().into_iter().flatten();
+        for (route, stats) in routes.clone() {
+            for ((method, status), n) in &stats.answered {
                 let _ = writeln!(
                     out,
                     "http_requests_total{{route=\"{route}\",method=\"{method}\",status=\"{status}\"}} {n}"
@@ -176,14 +179,11 @@ impl Metrics {
             "# HELP http_request_duration_seconds Time to answer a request, by route.\n\
              # TYPE http_request_duration_seconds histogram\n",
         );
-        if let Ok(latency) = self.latency.lock() {
-            for (route, h) in latency.iter() {
-                h.render(
-                    &mut out,
-                    "http_request_duration_seconds",
-                    &format!("route=\"{route}\""),
-                );
-            }
+        for (route, stats) in routes {
+            let labels = format!("route=\"{route}\"");
+            stats
+                .latency
+                .render(&mut out, "http_request_duration_seconds", &labels);
         }
         out.push_str(
             "# HELP solve_duration_seconds Time spent in the solver per solve.\n\

@@ -28,17 +28,14 @@ pub async fn observe(State(app): State<AppState>, request: Request, next: Next) 
         .filter(|v| is_acceptable_id(v))
         .cloned()
         .unwrap_or_else(new_request_id);
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or(UNMATCHED, MatchedPath::as_str)
-        .to_string();
+    let matched = request.extensions().get::<MatchedPath>().cloned();
+    let route = matched.as_ref().map_or(UNMATCHED, MatchedPath::as_str);
     let method = method_label(request.method());
     let span = tracing::info_span!(
         "request",
         id = %String::from_utf8_lossy(id.as_bytes()),
         method,
-        route = %route,
+        route,
     );
 
     let answer = tokio::time::timeout(app.request_timeout, next.run(request))
@@ -49,7 +46,7 @@ pub async fn observe(State(app): State<AppState>, request: Request, next: Next) 
 
     let elapsed = started.elapsed();
     let status = response.status().as_u16();
-    app.metrics.observe_request(&route, method, status, elapsed);
+    app.metrics.observe_request(route, method, status, elapsed);
     span.in_scope(|| {
         tracing::info!(status, micros = elapsed.as_micros() as u64, "answered");
     });

@@ -216,14 +216,16 @@ impl IntoResponse for Problem {
 /// Middleware: an error response that is not problem+json yet (axum's own 404/405, a body
 /// limit, a timeout) is replaced by the matching [`Problem`], keeping its headers (`Allow`).
 pub async fn problem_json_for_all_errors(request: Request, next: Next) -> Response {
-    let path = request.uri().path().to_string();
+    let uri = request.uri().clone();
     let response = next.run(request).await;
     let status = response.status();
     if !(status.is_client_error() || status.is_server_error()) || is_problem_json(&response) {
         return response;
     }
     let problem = match status {
-        StatusCode::NOT_FOUND => Problem::NotFound { path },
+        StatusCode::NOT_FOUND => Problem::NotFound {
+            path: uri.path().to_string(),
+        },
         StatusCode::METHOD_NOT_ALLOWED => Problem::MethodNotAllowed,
         StatusCode::PAYLOAD_TOO_LARGE => Problem::BodyTooLarge,
         StatusCode::REQUEST_TIMEOUT | StatusCode::GATEWAY_TIMEOUT => Problem::Timeout,
