@@ -29,7 +29,7 @@ fn router() -> Router {
                 budget: 2_000,
                 ..ServeArgs::default()
             };
-            app(AppState::new(&args), &args)
+            app(AppState::new(&args).unwrap(), &args)
         })
         .clone()
 }

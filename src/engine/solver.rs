@@ -527,6 +527,11 @@ impl Solver {
         self.budget
     }
 
+    /// Changes the guess budget for the following calls.
+    pub fn set_budget(&mut self, guesses: u64) {
+        self.budget = guesses;
+    }
+
     /// Finds one solution (`count` 0 or 1).
     pub fn solve(&mut self, puzzle: &Puzzle) -> Result<Counted, GaveUp> {
         self.count_solutions(puzzle, 1)

@@ -121,6 +121,17 @@ impl Metrics {
         }
     }
 
+    /// Raises `gauge` by one until a matching [`Metrics::release_detached`]; for a count that
+    /// is raised on one thread and lowered on another.
+    pub fn hold_detached(&self, gauge: Gauge) {
+        self.gauge(gauge).fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Lowers a gauge raised with [`Metrics::hold_detached`].
+    pub fn release_detached(&self, gauge: Gauge) {
+        self.gauge(gauge).fetch_sub(1, Ordering::Relaxed);
+    }
+
     /// Records one answered request.
     pub fn observe_request(
         &self,

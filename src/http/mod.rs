@@ -45,14 +45,15 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(args: &ServeArgs) -> AppState {
+    /// Fails only if the solver threads cannot be started.
+    pub fn new(args: &ServeArgs) -> std::io::Result<AppState> {
         let metrics = Arc::new(Metrics::default());
-        AppState {
-            pool: SolvePool::new(args.slots(), args.queue(), args.budget, metrics.clone()),
+        Ok(AppState {
+            pool: SolvePool::new(args.slots(), args.queue(), args.budget, metrics.clone())?,
             metrics,
             ready: Arc::new(AtomicBool::new(true)),
             request_timeout: args.request_timeout(),
-        }
+        })
     }
 }
 
@@ -106,7 +107,13 @@ pub async fn run(args: ServeArgs) -> ExitCode {
         }
     };
     let local = listener.local_addr().unwrap_or(addr);
-    let state = AppState::new(&args);
+    let state = match AppState::new(&args) {
+        Ok(state) => state,
+        Err(err) => {
+            eprintln!("sudoku-service: cannot start the solver threads: {err}");
+            return ExitCode::from(1);
+        }
+    };
     tracing::info!(
         addr = %local,
         solver_slots = args.slots(),

@@ -1,16 +1,21 @@
-//! Bounded CPU work: solves run on tokio's blocking pool, never on the async workers, and
-//! never more at once than the configured slots.
+//! Bounded CPU work: solves run on a dedicated rayon pool with one thread per solver slot,
+//! never on the async workers.
 //!
-//! Admission is two semaphores. `admitted` (slots + queue places) is taken with `try_acquire`,
-//! so a request beyond the queue is refused at once with 503 + `Retry-After` instead of piling
-//! up. `slots` (one per concurrent solve) is awaited. Both permits move into the blocking
-//! closure: if the client goes away or the request times out, the slot stays taken until the
-//! solver really stops, so the bound holds for CPU time, not just for futures.
+//! Why rayon rather than `spawn_blocking`: under load a request's solve takes microseconds,
+//! and waking a parked thread per request (the blocking pool's condvar plus a semaphore
+//! hand-off) cost more than the solve itself. Rayon's workers look for the next job for a
+//! moment before they sleep, so a busy service hands jobs over without a wake-up each.
+//!
+//! Admission is one semaphore of `slots + queue` permits, taken with `try_acquire`: a request
+//! beyond that is refused at once with 503 + `Retry-After` instead of piling up. The permit
+//! moves into the job, so if the client goes away or the request times out, the place stays
+//! taken until the solver really stops: the bound holds for CPU work, not just for futures.
+//! The pool's thread count is the concurrency bound; the budget bounds each job.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::sync::Semaphore;
+use tokio::sync::{oneshot, Semaphore};
 use tracing::Span;
 
 use super::metrics::{Gauge, Metrics};
@@ -20,7 +25,7 @@ use crate::engine::Solver;
 /// The solver pool: how many solves run at once, how many may wait, and the search budget.
 #[derive(Debug, Clone)]
 pub struct SolvePool {
-    slots: Arc<Semaphore>,
+    threads: Arc<rayon::ThreadPool>,
     admitted: Arc<Semaphore>,
     budget: u64,
     metrics: Arc<Metrics>,
@@ -33,19 +38,38 @@ pub struct Timed<T> {
     pub elapsed: Duration,
 }
 
+thread_local! {
+    /// One solver per pool thread, reused: its guess stack is allocated once.
+    static SOLVER: std::cell::RefCell<Solver> = std::cell::RefCell::new(Solver::new());
+}
+
 impl SolvePool {
-    /// `slots` concurrent solves (at least 1), `queue` more waiting, `budget` guesses per solve.
-    pub fn new(slots: usize, queue: usize, budget: u64, metrics: Arc<Metrics>) -> SolvePool {
+    /// `slots` solver threads (at least 1), `queue` more jobs waiting, `budget` guesses per
+    /// solve.
+    pub fn new(
+        slots: usize,
+        queue: usize,
+        budget: u64,
+        metrics: Arc<Metrics>,
+    ) -> std::io::Result<SolvePool> {
         let slots = slots.max(1);
-        SolvePool {
-            slots: Arc::new(Semaphore::new(slots)),
+        let threads = rayon::ThreadPoolBuilder::new()
+            .num_threads(slots)
+            .thread_name(|i| format!("solver-{i}"))
+            // Rayon aborts the process on a panicking job by default; log it instead. The
+            // job's reply is dropped, so its request gets a 500 problem.
+            .panic_handler(|_| tracing::error!("a solver job panicked"))
+            .build()
+            .map_err(std::io::Error::other)?;
+        Ok(SolvePool {
+            threads: Arc::new(threads),
             admitted: Arc::new(Semaphore::new(slots + queue)),
             budget,
             metrics,
-        }
+        })
     }
 
-    /// Runs `job` with a solver on the blocking pool, or refuses at once when full.
+    /// Runs `job` with a solver on the pool, or refuses at once when full.
     pub async fn run<T, F>(&self, job: F) -> Result<Timed<T>, Problem>
     where
         F: FnOnce(&mut Solver) -> T + Send + 'static,
@@ -57,30 +81,29 @@ impl SolvePool {
                 retry_after_secs: 1,
             });
         };
-        let slot = {
-            let _queued = self.metrics.hold(Gauge::Queued);
-            self.slots
-                .clone()
-                .acquire_owned()
-                .await
-                .map_err(|_| Problem::ShuttingDown)?
-        };
+        let queued = Arc::clone(&self.metrics);
+        queued.hold_detached(Gauge::Queued);
         let span = Span::current();
         let budget = self.budget;
-        let metrics = self.metrics.clone();
-        let handle = tokio::task::spawn_blocking(move || {
-            let _permits = (admitted, slot);
+        let metrics = Arc::clone(&self.metrics);
+        let (reply, answer) = oneshot::channel();
+        self.threads.spawn(move || {
+            let _admitted = admitted;
+            metrics.release_detached(Gauge::Queued);
             let _entered = span.enter();
             let _in_flight = metrics.hold(Gauge::InFlight);
-            let mut solver = Solver::with_budget(budget);
             let started = Instant::now();
-            let value = job(&mut solver);
+            let value = SOLVER.with_borrow_mut(|solver| {
+                solver.set_budget(budget);
+                job(solver)
+            });
             let elapsed = started.elapsed();
             metrics.observe_solve(elapsed);
-            Timed { value, elapsed }
+            // The requester may be gone (timeout, disconnect); the answer is then dropped.
+            let _ = reply.send(Timed { value, elapsed });
         });
-        handle.await.map_err(|err| {
-            tracing::error!(error = %err, "solver task failed");
+        answer.await.map_err(|_| {
+            tracing::error!("solver job ended without an answer");
             Problem::Internal
         })
     }
@@ -97,7 +120,7 @@ mod tests {
 
     #[tokio::test]
     async fn refuses_at_once_beyond_slots_and_queue() {
-        let pool = SolvePool::new(1, 0, 10, Arc::new(Metrics::default()));
+        let pool = SolvePool::new(1, 0, 10, Arc::new(Metrics::default())).unwrap();
         let (release, wait) = std::sync::mpsc::channel::<()>();
         let busy = {
             let pool = pool.clone();
@@ -112,5 +135,12 @@ mod tests {
         release.send(()).unwrap();
         assert!(busy.await.unwrap().is_ok());
         assert!(pool.run(|_| 7).await.is_ok_and(|t| t.value == 7));
+    }
+
+    #[tokio::test]
+    async fn each_job_gets_the_configured_budget() {
+        let pool = SolvePool::new(1, 4, 42, Arc::new(Metrics::default())).unwrap();
+        let timed = pool.run(|solver| solver.budget()).await.unwrap();
+        assert_eq!(timed.value, 42);
     }
 }

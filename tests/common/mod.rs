@@ -33,7 +33,7 @@ impl TestServer {
     pub async fn with(args: ServeArgs) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let state = AppState::new(&args);
+        let state = AppState::new(&args).unwrap();
         let ready = state.ready.clone();
         let router = app(state, &args);
         let options = ServeOptions {
