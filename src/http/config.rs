@@ -36,6 +36,9 @@ pub struct ServeArgs {
     /// Largest accepted request body, in bytes.
     #[arg(long, env = "SUDOKU_BODY_LIMIT", default_value_t = 8 * 1024)]
     pub body_limit: usize,
+    /// Largest accepted body for `/solve/batch`, in bytes (10,000 puzzles as JSON fit in 1 MiB).
+    #[arg(long, env = "SUDOKU_BATCH_BODY_LIMIT", default_value_t = 1024 * 1024)]
+    pub batch_body_limit: usize,
     /// Time limit for a whole request, in milliseconds.
     #[arg(long, env = "SUDOKU_REQUEST_TIMEOUT_MS", default_value_t = 10_000)]
     pub request_timeout_ms: u64,
@@ -104,6 +107,7 @@ impl Default for ServeArgs {
             queue_depth: None,
             budget: 100_000,
             body_limit: 8 * 1024,
+            batch_body_limit: 1024 * 1024,
             request_timeout_ms: 10_000,
             header_timeout_ms: 5_000,
             cors_origins: vec!["*".to_string()],

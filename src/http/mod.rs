@@ -2,10 +2,12 @@
 //! nothing about bitboards.
 //!
 //! * [`app`] builds the router with its middleware; [`run`] binds, serves and shuts down.
-//! * One file per endpoint group: [`solve`], [`validate`], [`ops`] (health, metrics, spec).
+//! * One file per endpoint group: [`solve`], [`batch`], [`validate`], [`ops`] (health,
+//!   metrics, spec).
 //! * [`problem`]: the RFC 9457 error type every failure becomes.
 //! * [`pool`]: the bounded CPU pool solves run on. [`metrics`], [`observe`]: what operators see.
 
+pub mod batch;
 pub mod config;
 pub mod metrics;
 pub mod observe;
@@ -62,6 +64,10 @@ impl AppState {
 pub fn app(state: AppState, args: &ServeArgs) -> Router {
     Router::new()
         .route("/solve", post(solve::solve))
+        .route(
+            "/solve/batch",
+            post(batch::solve_batch).layer(DefaultBodyLimit::max(args.batch_body_limit)),
+        )
         .route("/validate", post(validate::validate))
         .route("/healthz", get(ops::healthz))
         .route("/readyz", get(ops::readyz))

@@ -12,10 +12,12 @@
 //! taken until the solver really stops: the bound holds for CPU work, not just for futures.
 //! The pool's thread count is the concurrency bound; the budget bounds each job.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tokio::sync::{oneshot, Semaphore};
+use rayon::prelude::*;
+use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
 use tracing::Span;
 
 use super::metrics::{Gauge, Metrics};
@@ -29,6 +31,22 @@ pub struct SolvePool {
     admitted: Arc<Semaphore>,
     budget: u64,
     metrics: Arc<Metrics>,
+}
+
+/// A place in the pool (running or queued). Cloned into every job it covers and released
+/// when the last clone is dropped, which for a job is when it has finished on the CPU.
+#[derive(Debug, Clone)]
+pub struct Admission {
+    _permit: Arc<OwnedSemaphorePermit>,
+}
+
+/// Raises its flag when dropped.
+struct AbandonOnDrop(Arc<AtomicBool>);
+
+impl Drop for AbandonOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// What a job returned, and how long it ran on the CPU.
@@ -69,36 +87,96 @@ impl SolvePool {
         })
     }
 
+    /// Takes a place (slot or queue), or refuses at once with 503 when all are taken.
+    pub fn admit(&self) -> Result<Admission, Problem> {
+        match self.admitted.clone().try_acquire_owned() {
+            Ok(permit) => Ok(Admission {
+                _permit: Arc::new(permit),
+            }),
+            Err(_) => {
+                self.metrics.count_rejected();
+                Err(Problem::Overloaded {
+                    retry_after_secs: 1,
+                })
+            }
+        }
+    }
+
     /// Runs `job` with a solver on the pool, or refuses at once when full.
     pub async fn run<T, F>(&self, job: F) -> Result<Timed<T>, Problem>
     where
         F: FnOnce(&mut Solver) -> T + Send + 'static,
         T: Send + 'static,
     {
-        let Ok(admitted) = self.admitted.clone().try_acquire_owned() else {
-            self.metrics.count_rejected();
-            return Err(Problem::Overloaded {
-                retry_after_secs: 1,
-            });
-        };
-        let queued = Arc::clone(&self.metrics);
-        queued.hold_detached(Gauge::Queued);
-        let span = Span::current();
+        let admission = self.admit()?;
         let budget = self.budget;
+        self.spawn(admission, move || {
+            SOLVER.with_borrow_mut(|solver| {
+                solver.set_budget(budget);
+                job(solver)
+            })
+        })
+        .await
+    }
+
+    /// Solves `items` in parallel on the pool's threads (the same CPU bound as single
+    /// solves) under an admission already taken, and returns the answers in input order.
+    pub async fn run_batch<I, T, F>(
+        &self,
+        admission: &Admission,
+        items: Vec<I>,
+        job: F,
+    ) -> Result<Timed<Vec<T>>, Problem>
+    where
+        I: Send + Sync + 'static,
+        T: Send + 'static,
+        F: Fn(&mut Solver, &I) -> T + Send + Sync + 'static,
+    {
+        let budget = self.budget;
+        // Set when this future is dropped (timeout, client gone): the remaining items are
+        // skipped instead of holding the solver threads for an answer nobody reads.
+        let abandoned = AbandonOnDrop(Arc::new(AtomicBool::new(false)));
+        let stop = Arc::clone(&abandoned.0);
+        let timed = self
+            .spawn(admission.clone(), move || {
+                items
+                    .par_iter()
+                    .map_init(
+                        || Solver::with_budget(budget),
+                        |solver, item| (!stop.load(Ordering::Relaxed)).then(|| job(solver, item)),
+                    )
+                    .collect::<Vec<Option<T>>>()
+            })
+            .await?;
+        Ok(Timed {
+            value: timed.value.into_iter().flatten().collect(),
+            elapsed: timed.elapsed,
+        })
+    }
+
+    /// Queues `work` on the pool holding `admission` until it ends, and awaits its answer.
+    async fn spawn<T, W>(&self, admission: Admission, work: W) -> Result<Timed<T>, Problem>
+    where
+        W: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        self.metrics.hold_detached(Gauge::Queued);
+        let span = Span::current();
         let metrics = Arc::clone(&self.metrics);
         let (reply, answer) = oneshot::channel();
         self.threads.spawn(move || {
-            let _admitted = admitted;
             metrics.release_detached(Gauge::Queued);
-            let _entered = span.enter();
-            let _in_flight = metrics.hold(Gauge::InFlight);
             let started = Instant::now();
-            let value = SOLVER.with_borrow_mut(|solver| {
-                solver.set_budget(budget);
-                job(solver)
-            });
+            let value = {
+                let _entered = span.enter();
+                let _in_flight = metrics.hold(Gauge::InFlight);
+                work()
+            };
             let elapsed = started.elapsed();
             metrics.observe_solve(elapsed);
+            // Free the place before answering, so a client that sends its next request as
+            // soon as it has this answer finds the place free again.
+            drop(admission);
             // The requester may be gone (timeout, disconnect); the answer is then dropped.
             let _ = reply.send(Timed { value, elapsed });
         });

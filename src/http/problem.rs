@@ -54,14 +54,14 @@ pub enum Problem {
     Internal,
 }
 
-/// The JSON body of a problem.
+/// The JSON body of a problem (also embedded per item in batch answers).
 #[derive(Debug, Serialize)]
-struct ProblemBody {
+pub struct ProblemBody {
     #[serde(rename = "type")]
     kind: String,
     title: &'static str,
     status: u16,
-    detail: String,
+    pub detail: String,
     /// 0-based row at fault, for board errors that point at one.
     #[serde(skip_serializing_if = "Option::is_none")]
     row: Option<usize>,
@@ -166,7 +166,8 @@ impl Problem {
         }
     }
 
-    fn body(&self) -> ProblemBody {
+    /// The JSON body.
+    pub fn body(&self) -> ProblemBody {
         let (row, col) = match self {
             Problem::InvalidBoard(err) => {
                 let (row, col) = err.location();

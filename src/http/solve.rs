@@ -1,13 +1,15 @@
-//! `POST /solve`: the solution, and whether it is the only one.
+//! `POST /solve`: the solution, and whether it is the only one. The pieces that turn a board
+//! into a puzzle and a search into an answer are shared with `/solve/batch`.
 
 use axum::extract::State;
 use axum::Json;
 use serde::Serialize;
 
+use super::pool::SolvePool;
 use super::problem::Problem;
 use super::wire::{ApiJson, BoardRequest, BoardText};
 use super::AppState;
-use crate::engine::{conflicts, Puzzle};
+use crate::engine::{conflicts, Counted, GaveUp, Puzzle, Solution};
 
 #[derive(Debug, Serialize)]
 pub struct SolveResponse {
@@ -26,26 +28,43 @@ pub struct SolveStats {
     pub micros: u64,
 }
 
+/// A board the solver may take, or the problem with it.
+pub fn puzzle_of(board: &BoardText) -> Result<Puzzle, Problem> {
+    let board = board.parse().map_err(Problem::InvalidBoard)?;
+    Puzzle::new(board).map_err(|_| Problem::ConflictingGivens(conflicts(&board)))
+}
+
+/// A search that ran out of budget becomes its problem (and is counted for `/metrics`).
+pub fn within_budget(
+    counted: Result<Counted, GaveUp>,
+    pool: &SolvePool,
+) -> Result<Counted, Problem> {
+    counted.map_err(|gave_up| {
+        pool.note_budget_exhausted();
+        Problem::BudgetExhausted(gave_up)
+    })
+}
+
+/// A counting search's first solution with the count, or the problem with it.
+pub fn solved(
+    counted: Result<Counted, GaveUp>,
+    pool: &SolvePool,
+) -> Result<(Solution, Counted), Problem> {
+    let counted = within_budget(counted, pool)?;
+    let solution = counted.first.ok_or(Problem::NoSolution)?;
+    Ok((solution, counted))
+}
+
 pub async fn solve(
     State(app): State<AppState>,
     ApiJson(request): ApiJson<BoardRequest>,
 ) -> Result<Json<SolveResponse>, Problem> {
-    let board = request.board.parse().map_err(Problem::InvalidBoard)?;
-    let puzzle = Puzzle::new(board).map_err(|_| Problem::ConflictingGivens(conflicts(&board)))?;
+    let puzzle = puzzle_of(&request.board)?;
     let timed = app
         .pool
         .run(move |solver| solver.count_solutions(&puzzle, 2))
         .await?;
-    let counted = timed.value.map_err(|gave_up| {
-        app.pool.note_budget_exhausted();
-        Problem::BudgetExhausted(gave_up)
-    })?;
-    let solution = counted.first.ok_or(Problem::NoSolution)?;
-    tracing::debug!(
-        guesses = counted.stats.guesses,
-        unique = counted.is_unique(),
-        "solved"
-    );
+    let (solution, counted) = solved(timed.value, &app.pool)?;
     Ok(Json(SolveResponse {
         solution: request.board.render(solution.board()),
         unique: counted.is_unique(),

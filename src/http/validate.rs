@@ -5,6 +5,7 @@ use axum::Json;
 use serde::Serialize;
 
 use super::problem::Problem;
+use super::solve::within_budget;
 use super::wire::{ApiJson, BoardRequest, ConflictJson};
 use super::AppState;
 use crate::engine::{validate as check, Puzzle};
@@ -36,13 +37,7 @@ pub async fn validate(
                 .pool
                 .run(move |solver| solver.count_solutions(&puzzle, 2))
                 .await?;
-            timed
-                .value
-                .map_err(|gave_up| {
-                    app.pool.note_budget_exhausted();
-                    Problem::BudgetExhausted(gave_up)
-                })?
-                .count
+            within_budget(timed.value, &app.pool)?.count
         }
     };
     Ok(Json(ValidateResponse {

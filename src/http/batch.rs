@@ -1,0 +1,261 @@
+//! `POST /solve/batch`: many puzzles in one call, solved in parallel on the solver pool.
+//!
+//! Input is a JSON array of boards (either form) or `text/plain` with one 81-character puzzle
+//! per line (the community file format; blank and `#` lines skipped). The answer uses the
+//! request's format, in input order, one result or error per puzzle; with
+//! `Accept: application/x-ndjson` it streams one JSON object per line as chunks are solved.
+//! A batch takes one place in the pool for its whole life, and its puzzles run on the same
+//! solver threads (the CPU bound) as single solves.
+
+use std::convert::Infallible;
+
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::pool::{Admission, SolvePool};
+use super::problem::{Problem, ProblemBody};
+use super::solve::{puzzle_of, solved};
+use super::wire::{BoardText, SEND_JSON_HINT};
+use super::AppState;
+use crate::engine::Solver;
+
+/// Most puzzles accepted in one batch.
+pub const MAX_BATCH: usize = 10_000;
+/// Puzzles solved per step when streaming, so the first lines leave early.
+const STREAM_CHUNK: usize = 512;
+
+const NDJSON: &str = "application/x-ndjson";
+const TEXT: &str = "text/plain; charset=utf-8";
+
+/// The formats a batch can come in and go out in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Json,
+    Text,
+    Ndjson,
+}
+
+/// One puzzle's answer.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum Item {
+    Solved { solution: BoardText, unique: bool },
+    Failed { error: ProblemBody },
+}
+
+impl Item {
+    fn text_line(&self) -> String {
+        match self {
+            Item::Solved {
+                solution: BoardText::Line(line),
+                ..
+            } => line.clone(),
+            Item::Solved {
+                solution: BoardText::Rows(rows),
+                ..
+            } => rows.concat(),
+            Item::Failed { error } => format!("error: {}", error.detail),
+        }
+    }
+}
+
+fn solve_item(solver: &mut Solver, board: &BoardText, pool: &SolvePool) -> Item {
+    let answer =
+        puzzle_of(board).and_then(|puzzle| solved(solver.count_solutions(&puzzle, 2), pool));
+    match answer {
+        Ok((solution, counted)) => Item::Solved {
+            solution: board.render(solution.board()),
+            unique: counted.is_unique(),
+        },
+        Err(problem) => Item::Failed {
+            error: problem.body(),
+        },
+    }
+}
+
+pub async fn solve_batch(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, Problem> {
+    let input = input_format(&headers)?;
+    let boards = match input {
+        Format::Text => text_boards(&body)?,
+        _ => json_boards(&body)?,
+    };
+    if boards.len() > MAX_BATCH {
+        return Err(Problem::InvalidRequest {
+            detail: format!(
+                "a batch holds at most {MAX_BATCH} puzzles, this one has {}",
+                boards.len()
+            ),
+        });
+    }
+    let admission = app.pool.admit()?;
+    let output = if accepts_ndjson(&headers) {
+        Format::Ndjson
+    } else {
+        input
+    };
+    if output == Format::Ndjson {
+        return Ok(stream_ndjson(app.pool.clone(), admission, boards));
+    }
+    let pool = app.pool.clone();
+    let items = app
+        .pool
+        .run_batch(&admission, boards, move |solver, board| {
+            solve_item(solver, board, &pool)
+        })
+        .await?
+        .value;
+    Ok(match output {
+        Format::Text => {
+            let mut text = String::with_capacity(items.len() * 82);
+            for item in &items {
+                text.push_str(&item.text_line());
+                text.push('\n');
+            }
+            ([(header::CONTENT_TYPE, TEXT)], text).into_response()
+        }
+        _ => axum::Json(items).into_response(),
+    })
+}
+
+/// Solves chunk by chunk and sends each chunk's lines as soon as it is done.
+fn stream_ndjson(pool: SolvePool, admission: Admission, boards: Vec<BoardText>) -> Response {
+    let (lines, mut next) = tokio::sync::mpsc::channel::<Bytes>(2);
+    tokio::spawn(async move {
+        let mut boards = boards.into_iter();
+        loop {
+            let chunk: Vec<BoardText> = boards.by_ref().take(STREAM_CHUNK).collect();
+            if chunk.is_empty() {
+                return;
+            }
+            let solver_pool = pool.clone();
+            let answer = pool
+                .run_batch(&admission, chunk, move |solver, board| {
+                    solve_item(solver, board, &solver_pool)
+                })
+                .await;
+            let mut out = Vec::new();
+            let failed = match answer {
+                Ok(timed) => {
+                    for item in &timed.value {
+                        write_json_line(&mut out, item);
+                    }
+                    false
+                }
+                Err(problem) => {
+                    write_json_line(
+                        &mut out,
+                        &Item::Failed {
+                            error: problem.body(),
+                        },
+                    );
+                    true
+                }
+            };
+            // A send error means the client went away: stop solving for it.
+            if lines.send(Bytes::from(out)).await.is_err() || failed {
+                return;
+            }
+        }
+    });
+    let stream = futures_util::stream::poll_fn(move |cx| {
+        next.poll_recv(cx)
+            .map(|chunk| chunk.map(Ok::<_, Infallible>))
+    });
+    let mut response = Body::from_stream(stream).into_response();
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(NDJSON));
+    response
+}
+
+fn write_json_line(out: &mut Vec<u8>, item: &Item) {
+    if serde_json::to_writer(&mut *out, item).is_ok() {
+        out.push(b'\n');
+    }
+}
+
+fn input_format(headers: &HeaderMap) -> Result<Format, Problem> {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    match essence {
+        "application/json" => Ok(Format::Json),
+        "text/plain" => Ok(Format::Text),
+        _ => Err(Problem::UnsupportedMediaType {
+            detail: format!(
+                "a batch is a JSON array of boards or text/plain with one puzzle per line; \
+                 got {content_type:?}; {SEND_JSON_HINT}, or 'Content-Type: text/plain'"
+            ),
+        }),
+    }
+}
+
+fn accepts_ndjson(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.to_ascii_lowercase().contains(NDJSON))
+}
+
+fn json_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
+    serde_json::from_slice(body).map_err(|err| {
+        let detail = format!("the body must be a JSON array of boards: {err}");
+        if err.is_data() {
+            Problem::InvalidRequest { detail }
+        } else {
+            Problem::InvalidJson { detail }
+        }
+    })
+}
+
+fn text_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
+    let text = std::str::from_utf8(body).map_err(|err| Problem::InvalidRequest {
+        detail: format!("the text body is not UTF-8: {err}"),
+    })?;
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| BoardText::Line(line.to_string()))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_bodies_skip_blanks_and_comments() {
+        let boards = text_boards(b"# header\n\n123\r\n  456  \n").unwrap();
+        assert_eq!(
+            boards,
+            vec![
+                BoardText::Line("123".to_string()),
+                BoardText::Line("456".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn json_errors_are_classified() {
+        assert!(matches!(
+            json_boards(b"[\"a\""),
+            Err(Problem::InvalidJson { .. })
+        ));
+        assert!(matches!(
+            json_boards(b"{\"board\": 1}"),
+            Err(Problem::InvalidRequest { .. })
+        ));
+    }
+}

@@ -1,0 +1,142 @@
+//! Black-box tests of `POST /solve/batch` over TCP.
+
+mod common;
+
+use common::{client, rows, TestServer, HARD, SEED, SEED_SOLUTION};
+use reqwest::header;
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn json_batches_answer_each_item_in_order() {
+    let server = TestServer::start().await;
+    let clash = format!("55{}", ".".repeat(79));
+    let body = json!([SEED, rows(SEED), "12", clash, ".".repeat(81), HARD]);
+    let response = client()
+        .post(server.url("/solve/batch"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let items: Vec<Value> = response.json().await.unwrap();
+    assert_eq!(items.len(), 6);
+    assert_eq!(items[0], json!({"solution": SEED_SOLUTION, "unique": true}));
+    assert_eq!(items[1]["solution"], json!(rows(SEED_SOLUTION)));
+    assert_eq!(
+        items[2]["error"]["type"],
+        "urn:sudoku-service:problem:invalid-board"
+    );
+    assert_eq!(
+        items[2]["error"]["detail"],
+        "expected 81 characters, found 2"
+    );
+    assert_eq!(
+        items[3]["error"]["type"],
+        "urn:sudoku-service:problem:conflicting-givens"
+    );
+    assert_eq!(items[4]["unique"], false);
+    assert_eq!(items[5]["unique"], true);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn text_batches_answer_in_text() {
+    let server = TestServer::start().await;
+    let body = format!("# a header\n{SEED}\n\nxyz\n{}\n", SEED.replace('.', "0"));
+    let response = client()
+        .post(server.url("/solve/batch"))
+        .header(header::CONTENT_TYPE, "text/plain")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain"));
+    let text = response.text().await.unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        vec![
+            SEED_SOLUTION,
+            "error: expected 81 characters, found 3",
+            SEED_SOLUTION
+        ]
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn ndjson_streams_one_object_per_line() {
+    let server = TestServer::start().await;
+    let boards: Vec<&str> = std::iter::repeat_n(SEED, 1200).collect();
+    let response = client()
+        .post(server.url("/solve/batch"))
+        .header(header::ACCEPT, "application/x-ndjson")
+        .json(&boards)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "application/x-ndjson"
+    );
+    let text = response.text().await.unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1200);
+    assert!(lines.iter().all(|l| l["solution"] == SEED_SOLUTION));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn batch_errors_are_problems() {
+    let server = TestServer::start().await;
+    let c = client();
+    let too_many = vec!["."; 10_001];
+    let response = c
+        .post(server.url("/solve/batch"))
+        .json(&too_many)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 422);
+    let body: Value = response.json().await.unwrap();
+    assert!(body["detail"].as_str().unwrap().contains("at most 10000"));
+
+    let response = c
+        .post(server.url("/solve/batch"))
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body("a=b")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 415);
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "application/problem+json"
+    );
+
+    let response = c
+        .post(server.url("/solve/batch"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body("[\"abc\"")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400);
+
+    let response = c
+        .post(server.url("/solve/batch"))
+        .json(&json!({"boards": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 422);
+    server.shutdown().await;
+}
