@@ -175,77 +175,50 @@ async fn unsolvable_and_over_budget_puzzles_are_distinct_422s() {
 #[tokio::test]
 async fn request_shape_errors() {
     let server = TestServer::start().await;
-    let c = client();
-    let send = |body: &'static str, content_type: Option<&'static str>| {
-        let mut request = c.post(server.url("/solve")).body(body);
+    const JSON: Option<&str> = Some("application/json");
+    // (body, content type, status, problem kind, a phrase the detail must hold)
+    let cases: [(&str, Option<&str>, u16, &str, &str); 7] = [
+        ("{\"board\": ", JSON, 400, "invalid-json", "EOF"),
+        ("", JSON, 400, "invalid-json", "EOF"),
+        (
+            "{\"board\": 5}",
+            JSON,
+            422,
+            "invalid-request",
+            "an array of 9 row strings or one 81-character string",
+        ),
+        (
+            "{\"grid\": []}",
+            JSON,
+            422,
+            "invalid-request",
+            "missing field `board`",
+        ),
+        ("[1, 2]", JSON, 422, "invalid-request", "invalid type"),
+        (
+            "board=1",
+            Some("application/x-www-form-urlencoded"),
+            415,
+            "unsupported-media-type",
+            "Content-Type: application/json",
+        ),
+        (
+            "{}",
+            None,
+            415,
+            "unsupported-media-type",
+            "Content-Type: application/json",
+        ),
+    ];
+    for (body, content_type, status, kind, phrase) in cases {
+        let mut request = client().post(server.url("/solve")).body(body);
         if let Some(t) = content_type {
             request = request.header(header::CONTENT_TYPE, t);
         }
-        request.send()
-    };
-    expect_problem(
-        send("{\"board\": ", Some("application/json"))
-            .await
-            .unwrap(),
-        400,
-        "invalid-json",
-    )
-    .await;
-    expect_problem(
-        send("", Some("application/json")).await.unwrap(),
-        400,
-        "invalid-json",
-    )
-    .await;
-    let body = expect_problem(
-        send("{\"board\": 5}", Some("application/json"))
-            .await
-            .unwrap(),
-        422,
-        "invalid-request",
-    )
-    .await;
-    assert!(body["detail"]
-        .as_str()
-        .unwrap()
-        .contains("an array of 9 row strings or one 81-character string"));
-    let body = expect_problem(
-        send("{\"grid\": []}", Some("application/json"))
-            .await
-            .unwrap(),
-        422,
-        "invalid-request",
-    )
-    .await;
-    assert!(body["detail"]
-        .as_str()
-        .unwrap()
-        .contains("missing field `board`"));
-    expect_problem(
-        send("[1, 2]", Some("application/json")).await.unwrap(),
-        422,
-        "invalid-request",
-    )
-    .await;
-
-    let body = expect_problem(
-        send("board=1", Some("application/x-www-form-urlencoded"))
-            .await
-            .unwrap(),
-        415,
-        "unsupported-media-type",
-    )
-    .await;
-    assert!(body["detail"]
-        .as_str()
-        .unwrap()
-        .contains("Content-Type: application/json"));
-    expect_problem(
-        send("{}", None).await.unwrap(),
-        415,
-        "unsupported-media-type",
-    )
-    .await;
+        let problem = expect_problem(request.send().await.unwrap(), status, kind).await;
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains(phrase), "{body:?}: {detail}");
+    }
     server.shutdown().await;
 }
 
