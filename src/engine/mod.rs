@@ -3,11 +3,17 @@
 //! * [`board`]: the grid model and its two text forms.
 //! * [`validate`]: rule checks that need no search, and [`Puzzle`], a board proven conflict-free.
 //! * [`solver`]: the exact bitboard solver with a search budget.
+//! * [`logic`]: human-style techniques, explained steps, grading and hints.
 
 pub mod board;
+pub mod logic;
 pub mod solver;
 pub mod validate;
 
 pub use board::{Board, Digit, ParseError, Pos};
+pub use logic::{
+    candidates, grade, hint, hint_with_givens, next_step, Candidates, Difficulty, Grade, Hint,
+    Step, Technique,
+};
 pub use solver::{Counted, GaveUp, Solution, Solver, Stats};
 pub use validate::{conflicts, validate, Conflict, Puzzle, Report, Unit, UnitKind};

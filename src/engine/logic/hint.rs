@@ -1,0 +1,145 @@
+//! Hints for a player's board: what is wrong with it, or what to do next.
+//!
+//! A hint must never mislead, so the checks run from "the board is broken" to "here is a
+//! deduction": a clash first (visible without solving), then the solver's verdict on the
+//! puzzle, then a wrong entry, and only then a logical step on a board known to be on track.
+
+use std::fmt;
+
+use crate::engine::board::{Board, Digit, Pos};
+use crate::engine::solver::Solver;
+use crate::engine::validate::{conflicts, Conflict, Puzzle};
+
+use super::text::capitalize;
+use super::{next_step, Candidates, Step};
+
+/// What to tell a player about their board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// A digit repeats in a row, column or box; point at the cells.
+    Conflict(Conflict),
+    /// A filled cell disagrees with the puzzle's only solution.
+    Mistake {
+        pos: Pos,
+        entered: Digit,
+        /// The solution's digit; the caller decides whether to show it.
+        correct: Digit,
+    },
+    /// The puzzle has no solution at all.
+    Unsolvable,
+    /// The puzzle has more than one solution, so no deduction can be certain.
+    MultipleSolutions,
+    /// The solver's guess budget ran out before it knew whether the puzzle is sound.
+    Undecided,
+    /// Every cell is filled and correct.
+    Solved,
+    /// A logical deduction that fills a cell. `setup` holds the elimination steps (possibly
+    /// none) that make it visible, in order; a player without pencil marks needs them first.
+    Step { setup: Vec<Step>, step: Step },
+    /// No technique here makes progress, so one cell of the solution is given away: the empty
+    /// cell with the fewest candidates (after `setup`), first in reading order.
+    Reveal {
+        setup: Vec<Step>,
+        pos: Pos,
+        digit: Digit,
+    },
+}
+
+impl Hint {
+    /// Stable snake_case name of the variant, for wire formats.
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            Hint::Conflict(_) => "conflict",
+            Hint::Mistake { .. } => "mistake",
+            Hint::Unsolvable => "unsolvable",
+            Hint::MultipleSolutions => "multiple_solutions",
+            Hint::Undecided => "undecided",
+            Hint::Solved => "solved",
+            Hint::Step { .. } => "step",
+            Hint::Reveal { .. } => "guess",
+        }
+    }
+}
+
+impl fmt::Display for Hint {
+    /// One sentence for the player.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Hint::Conflict(c) => write!(f, "{}.", capitalize(&c.to_string())),
+            Hint::Mistake { pos, entered, .. } => {
+                write!(f, "The {entered} in {pos} is not part of the solution.")
+            }
+            Hint::Unsolvable => f.write_str("This puzzle has no solution."),
+            Hint::MultipleSolutions => {
+                f.write_str("This puzzle has more than one solution, so no hint is certain.")
+            }
+            Hint::Undecided => f.write_str("This puzzle is too hard to check in time."),
+            Hint::Solved => f.write_str("The puzzle is solved."),
+            Hint::Step { step, .. } => f.write_str(&step.explanation),
+            Hint::Reveal { pos, digit, .. } => {
+                write!(f, "No simple technique applies here; {pos} is {digit}.")
+            }
+        }
+    }
+}
+
+/// A hint for `board` when only the board is known: its filled cells count as the puzzle.
+/// A wrong entry then usually shows up as [`Hint::Unsolvable`]; pass the original givens to
+/// [`hint_with_givens`] to have the wrong cell named instead.
+pub fn hint(board: &Board, solver: &mut Solver) -> Hint {
+    hint_with_givens(board, board, solver)
+}
+
+/// A hint for a player's `board` of the puzzle `givens`: conflicts in the board, then the
+/// puzzle's verdict (no, several, or unknown solutions), then the first wrong entry in reading
+/// order (a changed given counts), then whether it is solved, then the next deduction.
+pub fn hint_with_givens(givens: &Board, board: &Board, solver: &mut Solver) -> Hint {
+    if let Some(conflict) = conflicts(board).into_iter().next() {
+        return Hint::Conflict(conflict);
+    }
+    let puzzle = match Puzzle::new(*givens) {
+        Ok(puzzle) => puzzle,
+        Err(conflict) => return Hint::Conflict(conflict),
+    };
+    let counted = match solver.count_solutions(&puzzle, 2) {
+        Ok(counted) => counted,
+        Err(_) => return Hint::Undecided,
+    };
+    let solution = match (counted.count, counted.first) {
+        (1, Some(solution)) => solution,
+        (0, _) => return Hint::Unsolvable,
+        _ => return Hint::MultipleSolutions,
+    };
+    let truth = solution.board();
+    for (pos, entered) in board.givens() {
+        if let Some(correct) = truth.get(pos) {
+            if correct != entered {
+                return Hint::Mistake {
+                    pos,
+                    entered,
+                    correct,
+                };
+            }
+        }
+    }
+    if board.is_full() {
+        return Hint::Solved;
+    }
+    let mut marks = Candidates::new(board);
+    let mut setup = Vec::new();
+    while let Some(step) = next_step(&marks) {
+        if !step.placements.is_empty() {
+            return Hint::Step { setup, step };
+        }
+        marks.apply(&step);
+        setup.push(step);
+    }
+    // Stuck: reveal the most constrained empty cell. `board` is not full, so one exists.
+    let empty = Pos::all()
+        .filter(|&p| !marks.is_filled(p))
+        .min_by_key(|&p| (marks.count(p), p));
+    match empty.and_then(|pos| truth.get(pos).map(|digit| (pos, digit))) {
+        Some((pos, digit)) => Hint::Reveal { setup, pos, digit },
+        None => Hint::Solved,
+    }
+}

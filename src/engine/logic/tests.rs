@@ -1,0 +1,493 @@
+//! Technique tests on hand-made positions, and soundness over real puzzles.
+//!
+//! The hand-made positions start from an empty grid (every mark present) and remove marks
+//! until exactly one pattern exists, so each test pins the technique `next_step` picks (nothing
+//! easier applies) and its exact eliminations.
+
+use super::*;
+use crate::engine::solver::Solver;
+use crate::engine::validate::{conflicts, Puzzle};
+
+/// 1-based, as in the explanations.
+fn p(row: usize, col: usize) -> Pos {
+    Pos::new(row - 1, col - 1).unwrap()
+}
+
+fn d(value: u8) -> Digit {
+    Digit::new(value).unwrap()
+}
+
+fn open_grid() -> Candidates {
+    Candidates::new(&Board::empty())
+}
+
+fn remove(marks: &mut Candidates, cells: impl IntoIterator<Item = Pos>, digits: &[u8]) {
+    for pos in cells {
+        for &v in digits {
+            marks.eliminate(pos, d(v));
+        }
+    }
+}
+
+fn row_cells(row: usize, cols: &[usize]) -> Vec<Pos> {
+    cols.iter().map(|&c| p(row, c)).collect()
+}
+
+fn elims(cells: &[Pos], digits: &[u8]) -> Vec<(Pos, Digit)> {
+    let mut out: Vec<(Pos, Digit)> = cells
+        .iter()
+        .flat_map(|&pos| digits.iter().map(move |&v| (pos, d(v))))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn naked_single() {
+    let mut marks = open_grid();
+    marks.restrict(p(1, 1), &[5]);
+    let step = next_step(&marks).unwrap();
+    assert_eq!(step.technique, Technique::NakedSingle);
+    assert_eq!(step.placements, vec![(p(1, 1), d(5))]);
+    assert_eq!(
+        step.explanation,
+        "Row 1, column 1 has only one candidate left, 5."
+    );
+}
+
+#[test]
+fn hidden_single_in_a_box() {
+    let mut marks = open_grid();
+    let others: Vec<Pos> = (4..=6)
+        .flat_map(|r| (4..=6).map(move |c| p(r, c)))
+        .filter(|&q| q != p(4, 6))
+        .collect();
+    remove(&mut marks, others, &[7]);
+    let step = next_step(&marks).unwrap();
+    assert_eq!(step.technique, Technique::HiddenSingle);
+    assert_eq!(step.placements, vec![(p(4, 6), d(7))]);
+    assert_eq!(
+        step.explanation,
+        "In box 5, 7 can only go in row 4, column 6."
+    );
+}
+
+#[test]
+fn locked_candidates_pointing() {
+    let mut marks = open_grid();
+    remove(&mut marks, row_cells(5, &[4, 5, 6]), &[7]);
+    remove(&mut marks, row_cells(6, &[4, 5, 6]), &[7]);
+    let step = next_step(&marks).unwrap();
+    assert_eq!(step.technique, Technique::LockedCandidatesPointing);
+    assert_eq!(
+        step.eliminations,
+        elims(&row_cells(4, &[1, 2, 3, 7, 8, 9]), &[7])
+    );
+    assert_eq!(step.cells, row_cells(4, &[4, 5, 6]));
+    assert_eq!(
+        step.explanation,
+        "In box 5, 7 can only go in row 4, so 7 is removed from the rest of row 4."
+    );
+}
+
+#[test]
+fn locked_candidates_claiming() {
+    let mut marks = open_grid();
+    remove(&mut marks, row_cells(4, &[1, 2, 3, 7, 8, 9]), &[7]);
+    let step = next_step(&marks).unwrap();
+    assert_eq!(step.technique, Technique::LockedCandidatesClaiming);
+    let mut expected = row_cells(5, &[4, 5, 6]);
+    expected.extend(row_cells(6, &[4, 5, 6]));
+    assert_eq!(step.eliminations, elims(&expected, &[7]));
+    assert_eq!(
+        step.explanation,
+        "In row 4, 7 can only go in box 5, so 7 is removed from the rest of box 5."
+    );
+}
+
+#[test]
+fn naked_pair() {
+    let mut marks = open_grid();
+    marks.restrict(p(3, 2), &[4, 9]);
+    marks.restrict(p(3, 7), &[4, 9]);
+    let step = next_step(&marks).unwrap();
+    assert_eq!(step.technique, Technique::NakedPair);
+    assert_eq!(
+        step.eliminations,
+        elims(&row_cells(3, &[1, 3, 4, 5, 6, 8, 9]), &[4, 9])
+    );
+    assert_eq!(step.digits, vec![d(4), d(9)]);
+    assert_eq!(
+        step.explanation,
+        "Row 3, columns 2 and 7 hold only 4 and 9, so 4 and 9 are removed from the rest of row 3."
+    );
+}
+
+#[test]
+fn hidden_pair() {
+    let mut marks = open_grid();
+    remove(&mut marks, row_cells(3, &[1, 3, 4, 5, 6, 8, 9]), &[4, 9]);
+    let step = next_step(&marks).unwrap();
+    assert_eq!(step.technique, Technique::HiddenPair);
+    assert_eq!(
+        step.eliminations,
+        elims(&row_cells(3, &[2, 7]), &[1, 2, 3, 5, 6, 7, 8])
+    );
+    assert_eq!(
+        step.explanation,
+        "In row 3, 4 and 9 can only go in columns 2 and 7, so the other candidates are removed \
+         from those cells."
+    );
+}
+
+#[test]
+fn naked_triple() {
+    let mut marks = open_grid();
+    marks.restrict(p(5, 1), &[1, 2]);
+    marks.restrict(p(5, 4), &[2, 3]);
+    marks.restrict(p(5, 9), &[1, 3]);
+    let step = next_step(&marks).unwrap();
+    assert_eq!(step.technique, Technique::NakedTriple);
+    assert_eq!(
+        step.eliminations,
+        elims(&row_cells(5, &[2, 3, 5, 6, 7, 8]), &[1, 2, 3])
+    );
+    assert_eq!(step.cells, row_cells(5, &[1, 4, 9]));
+    assert_eq!(
+        step.explanation,
+        "Row 5, columns 1, 4 and 9 hold only 1, 2 and 3, so 1, 2 and 3 are removed from the rest \
+         of row 5."
+    );
+}
+
+#[test]
+fn hidden_triple() {
+    let mut marks = open_grid();
+    remove(&mut marks, row_cells(5, &[2, 3, 5, 6, 7, 8]), &[1, 2, 3]);
+    let step = next_step(&marks).unwrap();
+    assert_eq!(step.technique, Technique::HiddenTriple);
+    assert_eq!(
+        step.eliminations,
+        elims(&row_cells(5, &[1, 4, 9]), &[4, 5, 6, 7, 8, 9])
+    );
+}
+
+#[test]
+fn x_wing() {
+    let mut marks = open_grid();
+    remove(&mut marks, row_cells(2, &[1, 2, 4, 5, 6, 7, 9]), &[5]);
+    remove(&mut marks, row_cells(7, &[1, 2, 4, 5, 6, 7, 9]), &[5]);
+    let step = next_step(&marks).unwrap();
+    assert_eq!(step.technique, Technique::XWing);
+    let expected: Vec<Pos> = [1, 3, 4, 5, 6, 8, 9]
+        .iter()
+        .flat_map(|&r| [p(r, 3), p(r, 8)])
+        .collect();
+    assert_eq!(step.eliminations, elims(&expected, &[5]));
+    assert_eq!(step.cells, vec![p(2, 3), p(2, 8), p(7, 3), p(7, 8)]);
+    assert_eq!(
+        step.explanation,
+        "In rows 2 and 7, 5 can only go in columns 3 and 8, so 5 is removed from the rest of \
+         columns 3 and 8."
+    );
+}
+
+#[test]
+fn swordfish() {
+    let mut marks = open_grid();
+    remove(&mut marks, row_cells(1, &[2, 3, 5, 6, 7, 8, 9]), &[5]);
+    remove(&mut marks, row_cells(5, &[1, 2, 3, 5, 6, 8, 9]), &[5]);
+    remove(&mut marks, row_cells(9, &[2, 3, 4, 5, 6, 8, 9]), &[5]);
+    let step = next_step(&marks).unwrap();
+    assert_eq!(step.technique, Technique::Swordfish);
+    let expected: Vec<Pos> = [2, 3, 4, 6, 7, 8]
+        .iter()
+        .flat_map(|&r| [p(r, 1), p(r, 4), p(r, 7)])
+        .collect();
+    assert_eq!(step.eliminations, elims(&expected, &[5]));
+    assert_eq!(step.cells.len(), 6);
+}
+
+#[test]
+fn xy_wing() {
+    let mut marks = open_grid();
+    marks.restrict(p(1, 1), &[4, 7]);
+    marks.restrict(p(1, 5), &[4, 9]);
+    marks.restrict(p(3, 2), &[7, 9]);
+    let step = next_step(&marks).unwrap();
+    assert_eq!(step.technique, Technique::XyWing);
+    let expected = [p(1, 2), p(1, 3), p(3, 4), p(3, 5), p(3, 6)];
+    assert_eq!(step.eliminations, elims(&expected, &[9]));
+    assert_eq!(step.cells, vec![p(1, 1), p(1, 5), p(3, 2)]);
+    assert_eq!(
+        step.explanation,
+        "Row 1, column 1 is 4 or 7; if 4, row 1, column 5 is 9, and if 7, row 3, column 2 is 9, \
+         so 9 is removed from every cell that sees both of them."
+    );
+}
+
+#[test]
+fn technique_names_round_trip_and_order_matches_weight() {
+    for pair in Technique::ALL.windows(2) {
+        assert!(pair[0] < pair[1]);
+        assert!(pair[0].weight() < pair[1].weight());
+        assert!(pair[0].difficulty() <= pair[1].difficulty());
+    }
+    for t in Technique::ALL {
+        assert_eq!(Technique::from_name(t.name()), Some(t));
+    }
+    assert_eq!(Technique::XyWing.name(), "xy_wing");
+}
+
+#[test]
+fn nothing_to_do_on_a_solved_or_open_grid() {
+    assert_eq!(next_step(&open_grid()), None);
+    let solved = Board::from_line(
+        "957348216134265879268197534729584163483612957615739428392456781871923645546871392",
+    )
+    .unwrap();
+    assert_eq!(next_step(&Candidates::new(&solved)), None);
+}
+
+// ---- Real puzzles -------------------------------------------------------------------------
+
+const EASY: &str =
+    "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+/// Arto Inkala's "world's hardest": far beyond these techniques.
+const INKALA: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+fn puzzle(line: &str) -> Puzzle {
+    Puzzle::new(Board::from_line(line).unwrap()).unwrap()
+}
+
+/// Up to `n` puzzles from a shared data file; none when the file is absent (the data lives
+/// outside the repository).
+fn data_file(name: &str, n: usize) -> Vec<Puzzle> {
+    let path = format!("/work/shared/data/{name}");
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter_map(|l| Board::from_line(l.trim()).ok())
+        .filter_map(|b| Puzzle::new(b).ok())
+        .take(n)
+        .collect()
+}
+
+/// Runs the logical solver, checking every step against the true solution. Returns the number
+/// of steps taken.
+fn check_sound(puzzle: &Puzzle, solver: &mut Solver) -> usize {
+    let counted = solver.count_solutions(puzzle, 2).unwrap();
+    assert!(counted.is_unique(), "{}", puzzle.board());
+    let truth = *counted.first.unwrap().board();
+    let mut marks = Candidates::new(puzzle.board());
+    let mut steps = 0;
+    while let Some(step) = next_step(&marks) {
+        assert!(!step.placements.is_empty() || !step.eliminations.is_empty());
+        for &(pos, digit) in &step.placements {
+            assert_eq!(
+                truth.get(pos),
+                Some(digit),
+                "{step:?} on {}",
+                puzzle.board()
+            );
+        }
+        for &(pos, digit) in &step.eliminations {
+            assert!(marks.contains(pos, digit), "no-op elimination in {step:?}");
+            assert_ne!(
+                truth.get(pos),
+                Some(digit),
+                "{step:?} on {}",
+                puzzle.board()
+            );
+        }
+        marks.apply(&step);
+        steps += 1;
+        assert!(steps < 81 + 729);
+    }
+    assert!(!marks.has_contradiction());
+    steps
+}
+
+#[test]
+fn every_step_agrees_with_the_solution() {
+    let mut solver = Solver::new();
+    let mut puzzles = vec![puzzle(EASY), puzzle(INKALA)];
+    puzzles.extend(data_file("unbiased_first1000.txt", 30));
+    puzzles.extend(data_file("magictour_top1465.txt", 20));
+    let mut used = std::collections::BTreeSet::new();
+    for p in &puzzles {
+        check_sound(p, &mut solver);
+        let mut marks = Candidates::new(p.board());
+        while let Some(step) = next_step(&marks) {
+            used.insert(step.technique);
+            marks.apply(&step);
+        }
+    }
+    assert!(used.contains(&Technique::HiddenSingle));
+    if puzzles.len() > 40 {
+        // With the data files, the harder techniques meet real positions too.
+        for t in [
+            Technique::LockedCandidatesPointing,
+            Technique::NakedPair,
+            Technique::XyWing,
+        ] {
+            assert!(used.contains(&t), "{t} never used: {used:?}");
+        }
+    }
+}
+
+#[test]
+fn grades_span_the_bands() {
+    let easy = grade(&puzzle(EASY));
+    assert_eq!(easy.difficulty, Difficulty::Easy);
+    assert!(!easy.needs_guessing);
+    assert!(easy.score > 0);
+    assert!(easy.hardest <= Some(Technique::HiddenSingle));
+    let total: u32 = easy.counts.values().sum();
+    assert_eq!(total as usize, 81 - puzzle(EASY).board().given_count());
+
+    let hard = grade(&puzzle(INKALA));
+    assert_eq!(hard.difficulty, Difficulty::Expert);
+    assert!(hard.needs_guessing);
+
+    let full = grade(&puzzle(
+        "957348216134265879268197534729584163483612957615739428392456781871923645546871392",
+    ));
+    assert_eq!(full.difficulty, Difficulty::Easy);
+    assert_eq!(full.hardest, None);
+}
+
+#[test]
+fn an_empty_grid_needs_guessing() {
+    let g = grade(&Puzzle::new(Board::empty()).unwrap());
+    assert_eq!(g.difficulty, Difficulty::Expert);
+    assert_eq!(g.score, 0);
+}
+
+#[test]
+fn candidates_with_techniques_never_lose_the_solution() {
+    let mut solver = Solver::new();
+    for p in data_file("magictour_top1465.txt", 10)
+        .into_iter()
+        .chain([puzzle(INKALA)])
+    {
+        let truth = *solver.solve(&p).unwrap().first.unwrap().board();
+        let basic = candidates(p.board(), false);
+        let refined = candidates(p.board(), true);
+        assert_eq!(refined.board(), p.board(), "no digit is placed");
+        for pos in Pos::all().filter(|&q| !refined.is_filled(q)) {
+            let digit = truth.get(pos).unwrap();
+            assert!(refined.contains(pos, digit));
+            assert!(refined.count(pos) <= basic.count(pos));
+        }
+        assert!(
+            Technique::ALL
+                .into_iter()
+                .filter(|t| t.eliminates_only())
+                .all(|t| t.find(&refined).is_none()),
+            "fixpoint"
+        );
+    }
+}
+
+// ---- Hints --------------------------------------------------------------------------------
+
+#[test]
+fn hint_reports_a_clash_first() {
+    let mut line = EASY.to_string();
+    line.replace_range(0..1, "3"); // row 1 already has a 3
+    let board = Board::from_line(&line).unwrap();
+    let h = hint(&board, &mut Solver::new());
+    assert!(matches!(h, Hint::Conflict(_)), "{h:?}");
+    assert_eq!(h.kind(), "conflict");
+}
+
+#[test]
+fn hint_names_a_wrong_entry_against_the_givens() {
+    let givens = Board::from_line(EASY).unwrap();
+    let mut solver = Solver::new();
+    let truth = *solver.solve(&puzzle(EASY)).unwrap().first.unwrap().board();
+    // Enter a digit that is legal on the board but not the solution's.
+    let pos = p(1, 1);
+    let mut board = givens;
+    let wrong = Digit::all()
+        .filter(|&x| Some(x) != truth.get(pos))
+        .find(|&x| {
+            board.set(pos, Some(x));
+            conflicts(&board).is_empty()
+        })
+        .unwrap();
+    board.set(pos, Some(wrong));
+    let h = hint_with_givens(&givens, &board, &mut solver);
+    assert_eq!(
+        h,
+        Hint::Mistake {
+            pos,
+            entered: wrong,
+            correct: truth.get(pos).unwrap()
+        }
+    );
+    assert!(h.to_string().contains("row 1, column 1"));
+}
+
+#[test]
+fn hint_on_bad_puzzles() {
+    let mut solver = Solver::new();
+    assert_eq!(hint(&Board::empty(), &mut solver), Hint::MultipleSolutions);
+    // Row 1 needs a 9 in column 9, but column 9 already has one: no solution.
+    let broken =
+        Board::from_line(&format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63))).unwrap();
+    assert_eq!(hint(&broken, &mut solver), Hint::Unsolvable);
+    let mut tight = Solver::with_budget(0);
+    assert_eq!(hint(puzzle(INKALA).board(), &mut tight), Hint::Undecided);
+}
+
+#[test]
+fn hint_gives_the_next_step_and_says_solved_at_the_end() {
+    let mut solver = Solver::new();
+    let board = Board::from_line(EASY).unwrap();
+    let Hint::Step { setup, step } = hint(&board, &mut solver) else {
+        panic!("expected a step");
+    };
+    assert!(setup.is_empty());
+    assert!(!step.placements.is_empty());
+    let truth = *solver.solve(&puzzle(EASY)).unwrap().first.unwrap().board();
+    assert_eq!(hint(&truth, &mut solver), Hint::Solved);
+}
+
+#[test]
+fn hint_reveals_a_cell_when_logic_is_stuck() {
+    let mut solver = Solver::new();
+    let board = Board::from_line(INKALA).unwrap();
+    let truth = *solver
+        .solve(&puzzle(INKALA))
+        .unwrap()
+        .first
+        .unwrap()
+        .board();
+    match hint(&board, &mut solver) {
+        Hint::Reveal { pos, digit, .. } => assert_eq!(truth.get(pos), Some(digit)),
+        other => panic!("expected a reveal, got {other:?}"),
+    }
+}
+
+#[test]
+fn following_hints_solves_the_puzzle() {
+    let mut solver = Solver::new();
+    let mut board = Board::from_line(INKALA).unwrap();
+    for _ in 0..81 {
+        match hint(&board, &mut solver) {
+            Hint::Step { step, .. } => {
+                for (pos, digit) in step.placements {
+                    board.set(pos, Some(digit));
+                }
+            }
+            Hint::Reveal { pos, digit, .. } => board.set(pos, Some(digit)),
+            Hint::Solved => return,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    panic!("not solved after 81 hints");
+}

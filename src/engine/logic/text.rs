@@ -1,0 +1,94 @@
+//! Sentence pieces shared by the explanations, so that every technique words cells, lists and
+//! units the same way (1-based, "a, b and c").
+
+use std::fmt::Display;
+
+use crate::engine::board::Pos;
+use crate::engine::validate::{Unit, UnitKind};
+
+/// "a", "a and b", "a, b and c".
+pub(crate) fn list<T: Display>(items: &[T]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => {
+            let head: Vec<String> = init.iter().map(ToString::to_string).collect();
+            format!("{} and {last}", head.join(", "))
+        }
+    }
+}
+
+/// The sentence with its first letter in upper case.
+pub(crate) fn capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Cells of one unit, named the short way a player reads them: "row 3, columns 2 and 7",
+/// "column 3, rows 2 and 7", or for a box each cell in full.
+pub(crate) fn cells_in_unit(unit: Unit, cells: &[Pos]) -> String {
+    match unit.kind {
+        UnitKind::Row => {
+            let cols: Vec<usize> = cells.iter().map(|p| p.col() + 1).collect();
+            let noun = if cols.len() == 1 { "column" } else { "columns" };
+            format!("row {}, {noun} {}", unit.index + 1, list(&cols))
+        }
+        UnitKind::Column => {
+            let rows: Vec<usize> = cells.iter().map(|p| p.row() + 1).collect();
+            let noun = if rows.len() == 1 { "row" } else { "rows" };
+            format!("column {}, {noun} {}", unit.index + 1, list(&rows))
+        }
+        UnitKind::Box => list(cells),
+    }
+}
+
+/// "rows 2 and 7" / "columns 1, 4 and 7" for a set of 0-based line indices.
+pub(crate) fn lines(kind: UnitKind, indices: &[usize]) -> String {
+    let one_based: Vec<usize> = indices.iter().map(|i| i + 1).collect();
+    let noun = match (kind, one_based.len()) {
+        (UnitKind::Row, 1) => "row",
+        (UnitKind::Row, _) => "rows",
+        (UnitKind::Column, 1) => "column",
+        (UnitKind::Column, _) => "columns",
+        (UnitKind::Box, 1) => "box",
+        (UnitKind::Box, _) => "boxes",
+    };
+    format!("{noun} {}", list(&one_based))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_read_naturally() {
+        assert_eq!(list::<u8>(&[]), "");
+        assert_eq!(list(&[4]), "4");
+        assert_eq!(list(&[4, 9]), "4 and 9");
+        assert_eq!(list(&[1, 2, 3]), "1, 2 and 3");
+        assert_eq!(capitalize("row 3"), "Row 3");
+    }
+
+    #[test]
+    fn cells_are_named_by_their_unit() {
+        let row = Unit {
+            kind: UnitKind::Row,
+            index: 2,
+        };
+        let cells = [Pos::new(2, 1).unwrap(), Pos::new(2, 6).unwrap()];
+        assert_eq!(cells_in_unit(row, &cells), "row 3, columns 2 and 7");
+        let bx = Unit {
+            kind: UnitKind::Box,
+            index: 0,
+        };
+        let cells = [Pos::new(0, 0).unwrap(), Pos::new(1, 2).unwrap()];
+        assert_eq!(
+            cells_in_unit(bx, &cells),
+            "row 1, column 1 and row 2, column 3"
+        );
+        assert_eq!(lines(UnitKind::Column, &[0, 3]), "columns 1 and 4");
+    }
+}
