@@ -4,13 +4,16 @@
 //! * [`validate`]: rule checks that need no search, and [`Puzzle`], a board proven conflict-free.
 //! * [`solver`]: the exact bitboard solver with a search budget.
 //! * [`logic`]: human-style techniques, explained steps, grading and hints.
+//! * [`generate`]: seeded puzzle generation at a requested difficulty.
 
 pub mod board;
+pub mod generate;
 pub mod logic;
 pub mod solver;
 pub mod validate;
 
 pub use board::{Board, Digit, ParseError, Pos};
+pub use generate::{generate, Generated, Symmetry};
 pub use logic::{
     candidates, grade, hint, hint_with_givens, next_step, Candidates, Difficulty, Grade, Hint,
     Step, Technique,

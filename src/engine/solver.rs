@@ -445,6 +445,13 @@ impl Solution {
     pub fn to_rows(&self) -> Vec<String> {
         self.0.to_rows()
     }
+
+    /// Wraps a grid the engine built itself and knows to be complete and rule-abiding (the
+    /// generator's random full grid), like [`Board::from_raw`] does for cell values.
+    pub(crate) fn from_full_grid(board: Board) -> Solution {
+        debug_assert!(crate::engine::validate::validate(&board).solved);
+        Solution(board)
+    }
 }
 
 impl fmt::Display for Solution {
