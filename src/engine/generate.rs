@@ -4,18 +4,20 @@
 //! 1. A random full grid: a depth-first fill that picks the most constrained cell and tries its
 //!    digits in shuffled order (on an empty grid this almost never backtracks).
 //! 2. Clues are removed in a shuffled order (for [`Symmetry::Rotational`], a cell together with
-//!    its 180-degree twin). A removal is kept only when the puzzle still has exactly one
-//!    solution ([`Solver::count_solutions`] with limit 2) *and* its [`grade`] does not exceed the
-//!    target. So the puzzle climbs towards the target and never overshoots it: it ends at a
-//!    puzzle where every further removal breaks uniqueness or makes it too hard.
-//! 3. If that local maximum is still easier than the target, another removal order is tried on
-//!    the same grid (a few times), then a fresh grid. Each attempt is a bounded amount of work,
-//!    and the number of attempts is capped, so every call ends quickly.
+//!    its 180-degree twin) while the puzzle keeps exactly one solution
+//!    ([`Solver::count_solutions`] with limit 2). This minimal puzzle is graded once.
+//! 3. Too hard: removed clues go back one at a time, in shuffled order, until the [`grade`] is
+//!    the target; a clue that would make it easier than the target is skipped, so the descent
+//!    cannot jump past the target band.
+//! 4. Too easy: removal resumes, keeping only removals that stay unique *and* no harder than
+//!    the target, so the puzzle climbs towards the target without overshooting.
+//! 5. Still off target: another removal order on the same grid (a few times), then a fresh
+//!    grid. Each attempt is bounded work and attempts are capped, so every call ends quickly.
 //!
 //! # Contract
 //! The puzzle always has exactly one solution, and `grade` is its true grade. `Easy` is always
-//! hit (the removal walk starts from the full grid, which is easy). For the other targets the
-//! grade equals the request unless every attempt fell short; then the attempt closest to the
+//! hit (nothing is easier, so the descent of step 3 may go all the way back to the full grid,
+//! which is easy). For the other targets the grade equals the request unless every attempt fell short; then the attempt closest to the
 //! target is returned and [`Generated::on_target`] is false. Deterministic: the same
 //! `(difficulty, seed, symmetry)` gives the same puzzle on every platform.
 
@@ -67,7 +69,7 @@ pub fn generate(difficulty: Difficulty, seed: u64, symmetry: Symmetry) -> Genera
         attempts += 1;
         let mut order = removal_units(symmetry);
         rng.shuffle(&mut order);
-        let Some((puzzle, got)) = carve(&grid, &order, difficulty, &mut solver) else {
+        let Some((puzzle, got)) = attempt(&grid, &order, difficulty, &mut solver, &mut rng) else {
             continue;
         };
         let distance = (rank(got.difficulty) - rank(difficulty)).unsigned_abs();
@@ -97,21 +99,85 @@ fn rank(difficulty: Difficulty) -> i32 {
     difficulty as i32
 }
 
-/// Removes the units of `order` from `grid` one by one, keeping each removal that leaves a
-/// unique puzzle no harder than `target`. Returns the puzzle and its grade; `None` only if
-/// `grid` itself breaks the rules.
-fn carve(
+/// One attempt on `grid` with one removal order: descend from a minimal puzzle, then climb.
+///
+/// 1. Remove the units of `order` while the puzzle stays unique (no grading: cheap). Minimal
+///    puzzles are usually at least as hard as asked, often harder.
+/// 2. Too hard: put removed units back, in shuffled order, until the grade drops to the target.
+///    A unit whose return would make it easier than the target is left out again, so the
+///    descent steps down one band at a time instead of jumping past the target.
+/// 3. Too easy (from the start, or because the last clue dropped it past the target): remove
+///    units again, keeping only removals that stay unique and no harder than the target.
+///
+/// Returns the puzzle and its grade; `None` only if `grid` itself breaks the rules.
+fn attempt(
     grid: &Board,
     order: &[(usize, usize)],
     target: Difficulty,
     solver: &mut Solver,
+    rng: &mut Rng,
 ) -> Option<(Board, Grade)> {
-    let mut puzzle = Puzzle::new(*grid).ok()?;
-    let mut current = full_grid_grade();
+    let start = Puzzle::new(*grid).ok()?;
+    let (mut puzzle, mut removed) = carve(start, order, None, solver);
+    let mut current = grade(&puzzle);
+    if current.difficulty > target {
+        rng.shuffle(&mut removed);
+        let mut board = *puzzle.board();
+        for &(a, b) in &removed {
+            for i in [a, b] {
+                board.set(Pos::from_index(i), grid.get(Pos::from_index(i)));
+            }
+            let graded = Puzzle::new(board).map(|candidate| {
+                let g = grade(&candidate);
+                (candidate, g)
+            });
+            let (candidate, g) = match graded {
+                Ok((candidate, g)) if g.difficulty >= target => (candidate, g),
+                // This clue gives away too much: leave it out and try the next one.
+                _ => {
+                    for i in [a, b] {
+                        board.set(Pos::from_index(i), None);
+                    }
+                    continue;
+                }
+            };
+            puzzle = candidate;
+            current = g;
+            if current.difficulty == target {
+                break;
+            }
+        }
+    }
+    if current.difficulty < target {
+        let mut again: Vec<(usize, usize)> = order
+            .iter()
+            .copied()
+            .filter(|&(a, _)| puzzle.board().get(Pos::from_index(a)).is_some())
+            .collect();
+        rng.shuffle(&mut again);
+        let (climbed, _) = carve(puzzle, &again, Some((target, &mut current)), solver);
+        puzzle = climbed;
+    }
+    Some((*puzzle.board(), current))
+}
+
+/// Removes the units of `order` from `puzzle` one by one, keeping each removal that leaves a
+/// unique puzzle and, with a `limit`, one no harder than the limit's difficulty (the limit's
+/// grade is then kept up to date). Returns the puzzle and the units removed, in order.
+fn carve(
+    mut puzzle: Puzzle,
+    order: &[(usize, usize)],
+    mut limit: Option<(Difficulty, &mut Grade)>,
+    solver: &mut Solver,
+) -> (Puzzle, Vec<(usize, usize)>) {
+    let mut removed = Vec::new();
     for &(a, b) in order {
         let mut board = *puzzle.board();
         board.set(Pos::from_index(a), None);
         board.set(Pos::from_index(b), None);
+        if board == *puzzle.board() {
+            continue;
+        }
         let Ok(candidate) = Puzzle::new(board) else {
             continue;
         };
@@ -119,21 +185,17 @@ fn carve(
         if !unique {
             continue;
         }
-        if target == Difficulty::Expert {
-            // Nothing is too hard for Expert: grade once at the end.
-            puzzle = candidate;
-            continue;
+        if let Some((target, current)) = limit.as_mut() {
+            let g = grade(&candidate);
+            if g.difficulty > *target {
+                continue;
+            }
+            **current = g;
         }
-        let g = grade(&candidate);
-        if g.difficulty <= target {
-            puzzle = candidate;
-            current = g;
-        }
+        puzzle = candidate;
+        removed.push((a, b));
     }
-    if target == Difficulty::Expert {
-        current = grade(&puzzle);
-    }
-    Some((*puzzle.board(), current))
+    (puzzle, removed)
 }
 
 /// The grade of a full grid: nothing to do, so Easy with no steps.
@@ -278,6 +340,19 @@ mod tests {
                     let g = generate(difficulty, seed, symmetry);
                     check(&g, difficulty, symmetry);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn hard_is_hit_for_many_seeds() {
+        for seed in 100..108 {
+            for symmetry in [Symmetry::None, Symmetry::Rotational] {
+                check(
+                    &generate(Difficulty::Hard, seed, symmetry),
+                    Difficulty::Hard,
+                    symmetry,
+                );
             }
         }
     }

@@ -491,3 +491,47 @@ fn following_hints_solves_the_puzzle() {
     }
     panic!("not solved after 81 hints");
 }
+
+// ---- Any input ----------------------------------------------------------------------------
+
+mod any_board {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Sparse boards of arbitrary digits: many break the rules, some have no solution.
+    fn boards() -> impl Strategy<Value = Board> {
+        proptest::collection::vec((0usize..81, 1u8..=9), 0..30).prop_map(|givens| {
+            let mut board = Board::empty();
+            for (i, v) in givens {
+                board.set(Pos::from_index(i), Digit::new(v));
+            }
+            board
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Marks, steps, grades and hints never panic and always end, whatever the board.
+        #[test]
+        fn logic_is_total(board in boards(), givens in boards()) {
+            let refined = candidates(&board, true);
+            prop_assert_eq!(refined.board(), &board);
+            let mut marks = Candidates::new(&board);
+            let mut steps = 0;
+            while let Some(step) = next_step(&marks) {
+                prop_assert!(!step.placements.is_empty() || !step.eliminations.is_empty());
+                marks.apply(&step);
+                steps += 1;
+                prop_assert!(steps <= 81 + 729);
+            }
+            if let Ok(puzzle) = Puzzle::new(board) {
+                let g = grade(&puzzle);
+                prop_assert_eq!(g.needs_guessing, g.difficulty == Difficulty::Expert);
+            }
+            let mut solver = Solver::with_budget(2_000);
+            let _ = hint(&board, &mut solver);
+            let _ = hint_with_givens(&givens, &board, &mut solver).to_string();
+        }
+    }
+}
