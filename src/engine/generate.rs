@@ -6,9 +6,9 @@
 //! 2. Clues are removed in a shuffled order (for [`Symmetry::Rotational`], a cell together with
 //!    its 180-degree twin) while the puzzle keeps exactly one solution
 //!    ([`Solver::count_solutions`] with limit 2). This minimal puzzle is graded once.
-//! 3. Too hard: removed clues go back one at a time, in shuffled order, until the [`grade`] is
-//!    the target; a clue that would make it easier than the target is skipped, so the descent
-//!    cannot jump past the target band.
+//! 3. Too hard: removed clues go back one at a time, in shuffled order, until the
+//!    [`grade`](fn@grade) is the target; a clue that would make it easier than the target is
+//!    skipped, so the descent cannot jump past the target band.
 //! 4. Too easy: removal resumes, keeping only removals that stay unique *and* no harder than
 //!    the target, so the puzzle climbs towards the target without overshooting.
 //! 5. Still off target: another removal order on the same grid (a few times), then a fresh
@@ -17,8 +17,11 @@
 //! # Contract
 //! The puzzle always has exactly one solution, and `grade` is its true grade. `Easy` is always
 //! hit (nothing is easier, so the descent of step 3 may go all the way back to the full grid,
-//! which is easy). For the other targets the grade equals the request unless every attempt fell short; then the attempt closest to the
-//! target is returned and [`Generated::on_target`] is false. Deterministic: the same
+//! which is easy). For the other targets the grade equals the request unless every attempt
+//! fell short; then the attempt closest to the target is returned and
+//! [`Generated::on_target`] is false (not seen in 400 seeds per difficulty and symmetry).
+//! Expert means "these techniques get stuck", not "very hard for people": see
+//! [`logic::grade`](mod@crate::engine::logic::grade). Deterministic: the same
 //! `(difficulty, seed, symmetry)` gives the same puzzle on every platform.
 
 use crate::engine::board::{Board, Pos, CELLS};

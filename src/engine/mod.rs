@@ -4,7 +4,7 @@
 //! * [`validate`]: rule checks that need no search, and [`Puzzle`], a board proven conflict-free.
 //! * [`solver`]: the exact bitboard solver with a search budget.
 //! * [`logic`]: human-style techniques, explained steps, grading and hints.
-//! * [`generate`]: seeded puzzle generation at a requested difficulty.
+//! * [`generate`](mod@generate): seeded puzzle generation at a requested difficulty.
 
 pub mod board;
 pub mod generate;

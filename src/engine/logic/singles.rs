@@ -1,6 +1,7 @@
 //! Singles: the two ways a digit is forced into a cell. Both place a digit.
 
 use crate::engine::board::Pos;
+use crate::engine::validate::{Unit, UnitKind};
 
 use super::candidates::{digits_of, unit, Candidates, UNIT_CELLS};
 use super::text::capitalize;
@@ -50,9 +51,19 @@ pub fn hidden(marks: &Candidates) -> Option<Step> {
                 cells: vec![pos],
                 digits: vec![digit],
                 units: vec![unit],
-                explanation: format!("In {unit}, {digit} can only go in {pos}."),
+                explanation: format!("In {unit}, {digit} can only go in {}.", place(unit, pos)),
             });
         }
     }
     None
+}
+
+/// Where in `unit` the cell is, without repeating the unit: "column 5" in a row, "row 2" in a
+/// column, the full position in a box.
+fn place(unit: Unit, pos: Pos) -> String {
+    match unit.kind {
+        UnitKind::Row => format!("column {}", pos.col() + 1),
+        UnitKind::Column => format!("row {}", pos.row() + 1),
+        UnitKind::Box => pos.to_string(),
+    }
 }

@@ -73,6 +73,17 @@ fn hidden_single_in_a_box() {
 }
 
 #[test]
+fn hidden_single_in_a_row_names_the_column() {
+    let mut marks = open_grid();
+    remove(&mut marks, row_cells(3, &[1, 2, 3, 4, 6, 7, 8, 9]), &[7]);
+    // Box 2 still has 7 in rows 1 and 2, so the row is the first unit with one place.
+    let step = next_step(&marks).unwrap();
+    assert_eq!(step.technique, Technique::HiddenSingle);
+    assert_eq!(step.placements, vec![(p(3, 5), d(7))]);
+    assert_eq!(step.explanation, "In row 3, 7 can only go in column 5.");
+}
+
+#[test]
 fn locked_candidates_pointing() {
     let mut marks = open_grid();
     remove(&mut marks, row_cells(5, &[4, 5, 6]), &[7]);
