@@ -7,8 +7,9 @@
 //! moves towards that solution.
 //!
 //! * [`candidates`](mod@candidates): the pencil-mark grid and its geometry tables.
-//! * [`singles`], [`intersections`], [`subsets`], [`fish`], [`wings`]: one file per technique
-//!   group, each a finder `Candidates -> Option<Step>`.
+//! * `singles`, `intersections`, `subsets`, `fish`, `wings` (private): one file per technique
+//!   group, each a finder `Candidates -> Option<Step>`; [`Technique::find`] is the public door,
+//!   so a finder can never be asked for a subset or fish size it does not name.
 //! * [`grade`](mod@grade): run the steps to the end and rate the puzzle.
 //! * [`hint`](mod@hint): what to tell a player looking at their own board.
 //!
@@ -17,14 +18,14 @@
 //! so the same marks always give the same step.
 
 pub mod candidates;
-pub mod fish;
+mod fish;
 pub mod grade;
 pub mod hint;
-pub mod intersections;
-pub mod singles;
-pub mod subsets;
+mod intersections;
+mod singles;
+mod subsets;
 mod text;
-pub mod wings;
+mod wings;
 
 use std::fmt;
 
