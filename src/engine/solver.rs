@@ -34,8 +34,6 @@ const BAND: u32 = (1 << 27) - 1;
 const ROW: u32 = 0x1ff;
 /// Multiplying a 9-bit column set by this copies it to all three rows of a band.
 const COLUMN_SPREAD: u32 = 1 | 1 << 9 | 1 << 18;
-/// The other two bands, for column eliminations.
-const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
 /// `MINI_ROWS[row bits]`: bit `k` is set when box column `k` of that row has a candidate.
 static MINI_ROWS: [u8; 512] = build_mini_rows();
@@ -135,10 +133,36 @@ const fn build_band_peers() -> [u32; 27] {
     table
 }
 
-/// True when `bits` has exactly one bit set.
+/// `KEEP_IN_OTHER_BANDS[columns]`, for the 9-bit set of columns where a digit can still be in
+/// one band: the cells the other two bands may keep. A box holds the digit once, so when a
+/// band has the digit in a single column of some stack (three columns of boxes), that column
+/// is taken in this band and the other bands lose it. A placed digit is the special case
+/// where the stack's box is solved.
+static KEEP_IN_OTHER_BANDS: [u32; 512] = build_keep_in_other_bands();
+
+const fn build_keep_in_other_bands() -> [u32; 512] {
+    let mut table = [0u32; 512];
+    let mut columns = 0;
+    while columns < 512 {
+        let mut locked = 0u32;
+        let mut stack = 0;
+        while stack < 3 {
+            let in_stack = (columns >> (3 * stack)) & 7;
+            if in_stack == 1 || in_stack == 2 || in_stack == 4 {
+                locked |= (in_stack as u32) << (3 * stack);
+            }
+            stack += 1;
+        }
+        table[columns] = BAND & !(locked * COLUMN_SPREAD);
+        columns += 1;
+    }
+    table
+}
+
+/// True when `row` (non-zero) has exactly one bit set.
 #[inline(always)]
-fn is_single(bits: u32) -> bool {
-    bits != 0 && bits & (bits - 1) == 0
+fn one_bit(row: u32) -> bool {
+    row & row.wrapping_sub(1) == 0
 }
 
 /// The 9-bit set of columns that have a bit in any row of a band mask.
@@ -161,24 +185,31 @@ struct Contradiction;
 /// The whole search state; small and `Copy`, so a guess is one memcpy.
 #[derive(Clone, Copy)]
 struct State {
-    /// `cand[digit * 3 + band]`: cells of the band where the digit is still possible.
+    /// `cand[digit * 3 + band]`: cells of the band where the digit is still possible. A placed
+    /// digit keeps its cell, so a solved band has three bits per digit.
     cand: [u32; 27],
-    /// Bit `digit * 3 + band`: that mask changed since its band update last ran.
-    dirty: u32,
-    /// Per band, bit `digit * 3 + row`: the digit is placed in that row.
-    placed: [u32; 3],
+    /// `cand` as the last band update of each mask left it. A mask that differs needs another
+    /// update; comparing is cheaper than keeping dirty bits at every elimination, which lets
+    /// the band update clear the other digits' cells without any bookkeeping.
+    seen: [u32; 27],
     /// Per band, the cells without a placed digit.
     unsolved: [u32; 3],
+    /// Per band, the unsolved cells with exactly two candidates, as the last naked single
+    /// scan found them; the branching cells.
+    pairs: [u32; 3],
 }
 
-/// Calls `State::update_band::<D, B>` for a runtime index, so that each of the 27 updates is
-/// compiled with its digit and band as constants (no bounds checks, constant shifts).
-macro_rules! dispatch_update {
-    ($state:expr, $index:expr; $(($i:literal, $d:literal, $b:literal)),* $(,)?) => {
-        match $index {
-            $($i => $state.update_band::<$d, $b>(),)*
-            _ => unreachable!("digit-band index out of range"),
-        }
+/// Runs `State::update_band::<D, B>` for every mask that changed, in a fixed order, so that
+/// each of the 27 updates is compiled with its digit and band as constants and the control
+/// flow is a row of conditional branches rather than one hard-to-predict indirect jump.
+macro_rules! update_changed {
+    ($state:expr, $changed:ident; $(($d:literal, $b:literal)),* $(,)?) => {
+        $(
+            if $state.cand[$d * 3 + $b] != $state.seen[$d * 3 + $b] {
+                $changed = true;
+                $state.update_band::<$d, $b>()?;
+            }
+        )*
     };
 }
 
@@ -187,9 +218,9 @@ impl State {
     fn new(board: &Board) -> Option<State> {
         let mut state = State {
             cand: [BAND; 27],
-            dirty: 0,
-            placed: [0; 3],
+            seen: [0; 27],
             unsolved: [BAND; 3],
+            pairs: [0; 3],
         };
         for (index, &value) in board.raw().iter().enumerate() {
             if value == 0 {
@@ -204,24 +235,12 @@ impl State {
         Some(state)
     }
 
-    /// Removes `cells` from mask `index`, marking it dirty if that changed anything.
-    #[inline(always)]
-    fn clear(&mut self, index: usize, cells: u32) {
-        self.dirty |= u32::from(self.cand[index] & cells != 0) << index;
-        self.cand[index] &= !cells;
-    }
-
-    /// Takes `digit`'s other candidates out of `cell`'s row, box and column. The band update
-    /// then sees the row single and finishes the placement (other digits, `placed`, `unsolved`).
+    /// Puts `digit` in `cell`: takes the digit out of the rest of the cell's row and box. The
+    /// next band update sees the row single and does the rest (the cell's other digits, the
+    /// column in the other bands, `unsolved`).
     #[inline(always)]
     fn place(&mut self, digit: usize, band: usize, cell: usize) {
-        self.clear(digit * 3 + band, BAND_PEERS[cell]);
-        // Even when no peer changed, the band update must run to record the placement.
-        self.dirty |= 1 << (digit * 3 + band);
-        let column = COLUMN_SPREAD << (cell % 9);
-        for other in OTHER_BANDS[band] {
-            self.clear(digit * 3 + other, column);
-        }
+        self.cand[digit * 3 + band] &= !BAND_PEERS[cell];
     }
 
     /// Propagates until solved, stuck, or contradicted.
@@ -246,75 +265,75 @@ impl State {
         }
     }
 
-    /// Runs band updates until no digit-band mask is dirty.
+    /// Runs band updates until no mask changes any more.
     #[inline(always)]
     fn update_all(&mut self) -> Result<(), Contradiction> {
-        while self.dirty != 0 {
-            let index = self.dirty.trailing_zeros();
-            self.dirty &= self.dirty - 1;
-            dispatch_update!(self, index;
-                (0, 0, 0), (1, 0, 1), (2, 0, 2), (3, 1, 0), (4, 1, 1), (5, 1, 2),
-                (6, 2, 0), (7, 2, 1), (8, 2, 2), (9, 3, 0), (10, 3, 1), (11, 3, 2),
-                (12, 4, 0), (13, 4, 1), (14, 4, 2), (15, 5, 0), (16, 5, 1), (17, 5, 2),
-                (18, 6, 0), (19, 6, 1), (20, 6, 2), (21, 7, 0), (22, 7, 1), (23, 7, 2),
-                (24, 8, 0), (25, 8, 1), (26, 8, 2),
-            )?;
+        loop {
+            let mut changed = false;
+            update_changed!(self, changed;
+                (0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2),
+                (3, 0), (3, 1), (3, 2), (4, 0), (4, 1), (4, 2), (5, 0), (5, 1), (5, 2),
+                (6, 0), (6, 1), (6, 2), (7, 0), (7, 1), (7, 2), (8, 0), (8, 1), (8, 2),
+            );
+            if !changed {
+                return Ok(());
+            }
         }
-        Ok(())
     }
 
-    /// Row/box reasoning for digit `D` in band `B` (see the module docs).
+    /// Row/box reasoning for digit `D` in band `B` (see the module docs), then the column
+    /// consequences for the other bands and the cells it solves. Everything after the filter
+    /// runs unconditionally: the stores are cheaper than a branch that would often mispredict.
     #[inline(always)]
     fn update_band<const D: usize, const B: usize>(&mut self) -> Result<(), Contradiction> {
         let i = D * 3 + B;
         let mut mask = self.cand[i];
         let pattern = usize::from(MINI_ROWS[(mask & ROW) as usize])
             | usize::from(MINI_ROWS[((mask >> 9) & ROW) as usize]) << 3
-            | usize::from(MINI_ROWS[((mask >> 18) & ROW) as usize]) << 6;
+            | usize::from(MINI_ROWS[(mask >> 18) as usize]) << 6;
         mask &= BAND_FILTER[pattern];
         if mask == 0 {
             return Err(Contradiction);
         }
         self.cand[i] = mask;
+        self.seen[i] = mask;
 
-        let single_rows = u32::from(is_single(mask & ROW))
-            | u32::from(is_single((mask >> 9) & ROW)) << 1
-            | u32::from(is_single(mask >> 18)) << 2;
-        let new_rows = single_rows & !(self.placed[B] >> (D * 3)) & 7;
-        if new_rows != 0 {
-            self.placed[B] |= new_rows << (D * 3);
-            let cells = mask & ROWS[new_rows as usize];
-            self.unsolved[B] &= !cells;
-            for other in 0..9 {
-                if other != D {
-                    self.clear(other * 3 + B, cells);
-                }
+        let keep = KEEP_IN_OTHER_BANDS[columns(mask) as usize];
+        self.cand[D * 3 + (B + 1) % 3] &= keep;
+        self.cand[D * 3 + (B + 2) % 3] &= keep;
+
+        // The filter leaves every row non-empty, so one bit means the row is solved.
+        let single_rows = usize::from(one_bit(mask & ROW))
+            | usize::from(one_bit((mask >> 9) & ROW)) << 1
+            | usize::from(one_bit(mask >> 18)) << 2;
+        let solved = mask & ROWS[single_rows];
+        self.unsolved[B] &= !solved;
+        for other in 0..9 {
+            if other != D {
+                self.cand[other * 3 + B] &= !solved;
             }
-            let column = columns(cells) * COLUMN_SPREAD;
-            self.clear(D * 3 + (B + 1) % 3, column);
-            self.clear(D * 3 + (B + 2) % 3, column);
         }
         Ok(())
     }
 
-    /// Places every cell that has exactly one candidate. `Ok(true)` when any was placed.
+    /// Places every cell that has exactly one candidate and records the bivalue cells.
+    /// `Ok(true)` when any was placed.
     fn naked_singles(&mut self) -> Result<bool, Contradiction> {
         let mut found = false;
         for band in 0..3 {
-            let unsolved = self.unsolved[band];
-            if unsolved == 0 {
-                continue;
-            }
-            let (mut once, mut twice) = (0u32, 0u32);
+            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
             for digit in 0..9 {
                 let c = self.cand[digit * 3 + band];
+                thrice |= twice & c;
                 twice |= once & c;
                 once |= c;
             }
-            if unsolved & !once != 0 {
+            // Placed cells keep their digit, so every cell of the band needs a bit.
+            if once != BAND {
                 return Err(Contradiction);
             }
-            let singles = unsolved & !twice;
+            self.pairs[band] = twice & !thrice;
+            let singles = self.unsolved[band] & !twice;
             if singles == 0 {
                 continue;
             }
@@ -366,24 +385,12 @@ impl State {
     }
 
     /// The branching cell: a bivalue cell if any, else one with the fewest candidates.
-    /// Returns (digit to try first, band, cell in band).
-    fn choose_branch(&self) -> (usize, usize, usize) {
+    /// Returns (band, cell in band).
+    fn choose_branch(&self) -> (usize, usize) {
         for band in 0..3 {
-            let unsolved = self.unsolved[band];
-            if unsolved == 0 {
-                continue;
-            }
-            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
-            for digit in 0..9 {
-                let c = self.cand[digit * 3 + band];
-                thrice |= twice & c;
-                twice |= once & c;
-                once |= c;
-            }
-            let bivalue = unsolved & twice & !thrice;
-            if bivalue != 0 {
-                let cell = bivalue.trailing_zeros() as usize;
-                return (self.first_digit(band, cell), band, cell);
+            let pairs = self.pairs[band];
+            if pairs != 0 {
+                return (band, pairs.trailing_zeros() as usize);
             }
         }
         let mut best = (10, 0, 0);
@@ -400,14 +407,16 @@ impl State {
                 }
             }
         }
-        let (_, band, cell) = best;
-        (self.first_digit(band, cell), band, cell)
+        (best.1, best.2)
     }
 
-    fn first_digit(&self, band: usize, cell: usize) -> usize {
-        (0..9)
-            .find(|&d| self.cand[d * 3 + band] & (1 << cell) != 0)
-            .unwrap_or(0)
+    /// The candidates of `cell` as a 9-bit digit set.
+    fn digits(&self, band: usize, cell: usize) -> u32 {
+        let mut digits = 0;
+        for digit in 0..9 {
+            digits |= ((self.cand[digit * 3 + band] >> cell) & 1) << digit;
+        }
+        digits
     }
 
     /// The filled grid of a solved state.
@@ -576,9 +585,17 @@ impl Solver {
                         return Err(GaveUp { stats });
                     }
                     stats.guesses += 1;
-                    let (digit, band, cell) = state.choose_branch();
+                    let (band, cell) = state.choose_branch();
+                    let digits = state.digits(band, cell);
+                    let digit = digits.trailing_zeros() as usize;
+                    let rest = digits & (digits - 1);
                     let mut alternative = state;
-                    alternative.clear(digit * 3 + band, 1 << cell);
+                    if rest != 0 && one_bit(rest) {
+                        // A bivalue cell: the alternative is the other digit.
+                        alternative.place(rest.trailing_zeros() as usize, band, cell);
+                    } else {
+                        alternative.cand[digit * 3 + band] &= !(1 << cell);
+                    }
                     debug_assert!(self.stack.len() < CELLS);
                     self.stack.push(alternative);
                     state.place(digit, band, cell);
