@@ -46,6 +46,9 @@ static BAND_FILTER: [u32; 512] = build_band_filter();
 /// `ROWS[rows]`: the 27-bit mask of a 3-bit set of rows.
 const ROWS: [u32; 8] = build_rows();
 
+/// `BOXES[stacks]`: the 27-bit mask of a 3-bit set of boxes of a band.
+const BOXES: [u32; 8] = build_boxes();
+
 /// `BAND_PEERS[cell]`: the other cells of the same row and box inside the band.
 const BAND_PEERS: [u32; 27] = build_band_peers();
 
@@ -116,6 +119,22 @@ const fn build_rows() -> [u32; 8] {
     table
 }
 
+const fn build_boxes() -> [u32; 8] {
+    let mut table = [0u32; 8];
+    let mut stacks = 0;
+    while stacks < 8 {
+        let mut stack = 0;
+        while stack < 3 {
+            if stacks & (1 << stack) != 0 {
+                table[stacks] |= (7 << (3 * stack)) * COLUMN_SPREAD;
+            }
+            stack += 1;
+        }
+        stacks += 1;
+    }
+    table
+}
+
 const fn build_band_peers() -> [u32; 27] {
     let mut table = [0u32; 27];
     let mut cell = 0;
@@ -157,6 +176,18 @@ const fn build_keep_in_other_bands() -> [u32; 512] {
         columns += 1;
     }
     table
+}
+
+/// The rows and boxes of a band holding any of `cells`, minus `cells` themselves: what placing
+/// the digit in all of them takes from the digit. Two cells that share a row or box keep each
+/// other; that contradiction surfaces later, when the unit has nowhere left for the digit.
+#[inline(always)]
+fn peers_of(cells: u32) -> u32 {
+    let rows = usize::from(cells & ROW != 0)
+        | usize::from((cells >> 9) & ROW != 0) << 1
+        | usize::from(cells >> 18 != 0) << 2;
+    let stacks = MINI_ROWS[columns(cells) as usize];
+    (ROWS[rows] | BOXES[usize::from(stacks)]) & !cells
 }
 
 /// True when `row` (non-zero) has exactly one bit set.
@@ -353,33 +384,39 @@ impl State {
     fn column_hidden_singles(&mut self) -> Result<bool, Contradiction> {
         let mut found = false;
         for digit in 0..9 {
-            let bands = [
-                self.cand[digit * 3],
-                self.cand[digit * 3 + 1],
-                self.cand[digit * 3 + 2],
-            ];
-            let cols = bands.map(columns);
-            if cols[0] | cols[1] | cols[2] != ROW {
+            let i = digit * 3;
+            let (m0, m1, m2) = (self.cand[i], self.cand[i + 1], self.cand[i + 2]);
+            // Count the digit per column over the nine rows, saturating at two.
+            let (mut once, mut twice) = (0u32, 0u32);
+            for row in [
+                m0,
+                m0 >> 9,
+                m0 >> 18,
+                m1,
+                m1 >> 9,
+                m1 >> 18,
+                m2,
+                m2 >> 9,
+                m2 >> 18,
+            ] {
+                twice |= once & row;
+                once |= row;
+            }
+            if once & ROW != ROW {
                 return Err(Contradiction);
             }
-            // Columns where exactly one band still has the digit.
-            let one_band = (cols[0] ^ cols[1] ^ cols[2]) & !(cols[0] & cols[1] & cols[2]);
-            if one_band == 0 {
+            // Columns where the digit has one cell; those already placed drop out below.
+            let spread = (once & !twice & ROW) * COLUMN_SPREAD;
+            let c0 = m0 & spread & self.unsolved[0];
+            let c1 = m1 & spread & self.unsolved[1];
+            let c2 = m2 & spread & self.unsolved[2];
+            if c0 | c1 | c2 == 0 {
                 continue;
             }
-            for (band, &mask) in bands.iter().enumerate() {
-                let (r0, r1, r2) = (mask & ROW, (mask >> 9) & ROW, mask >> 18);
-                let one_row = (r0 ^ r1 ^ r2) & !(r0 & r1 & r2);
-                let mut cells = mask & ((one_band & one_row) * COLUMN_SPREAD) & self.unsolved[band];
-                if cells == 0 {
-                    continue;
-                }
-                found = true;
-                while cells != 0 {
-                    self.place(digit, band, cells.trailing_zeros() as usize);
-                    cells &= cells - 1;
-                }
-            }
+            found = true;
+            self.cand[i] &= !peers_of(c0);
+            self.cand[i + 1] &= !peers_of(c1);
+            self.cand[i + 2] &= !peers_of(c2);
         }
         Ok(found)
     }
