@@ -432,7 +432,7 @@ impl State {
         }
         let mut best = (10, 0, 0);
         for band in 0..3 {
-            let mut cells = self.unsolved[band];
+            let mut cells = self.unsolved[band] & self.unsolved[band].wrapping_neg();
             while cells != 0 {
                 let cell = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
