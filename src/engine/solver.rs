@@ -7,21 +7,28 @@
 //! band is small enough that rows *and* boxes can be reasoned about with two table look-ups.
 //!
 //! # Propagation
-//! * **Band update** (per digit and band, only when its mask changed): inside a band a digit
-//!   fills exactly one cell per row and one per box, so the rows map to boxes by a permutation.
-//!   [`BAND_FILTER`] keeps only the cells of mini-rows (row x box segments) that belong to some
-//!   permutation consistent with the mask. That single AND performs hidden singles in boxes,
-//!   pointing and claiming inside the band. A row left with one cell places the digit there:
-//!   the cell is taken from the other digits and the column from the other bands.
-//! * **Naked singles**: cells with one candidate left, found with bit-parallel counting.
-//! * **Hidden singles in columns**: the one unit kind the band update cannot see.
+//! * **Band update** (per digit and band, whenever its mask differs from what its last update
+//!   left): inside a band a digit fills exactly one cell per row and one per box, so the rows
+//!   map to boxes by a permutation. [`BAND_FILTER`] keeps only the cells of mini-rows (row x box
+//!   segments) that belong to some permutation consistent with the mask. That single AND
+//!   performs hidden singles in boxes, pointing and claiming inside the band. Then a stack
+//!   (three columns of boxes) where the band has the digit in one column only takes that
+//!   column from the other bands (`KEEP_IN_OTHER_BANDS`; a placed digit is the special
+//!   case), and a row left with one cell is solved: the cell is taken from the other digits.
+//!   These last steps run without branches, because the stores cost less than mispredictions.
+//! * **Naked singles**: cells with one candidate left, found with bit-parallel counting; the
+//!   same scan records the bivalue cells for branching.
+//! * **Hidden singles in columns**: the one unit kind the band update cannot see. Only near the
+//!   top of the search tree (`COLUMN_SINGLES_DEPTH`): deeper, the scan rarely finds anything
+//!   and costs more than the guesses it saves.
 //!
 //! # Search
-//! When propagation stalls the solver branches on a cell with the fewest candidates (a
-//! bivalue cell when there is one): "cell = d" is followed now, "cell != d" is pushed on a stack.
-//! Each pending alternative belongs to a guess that placed a cell on the current path, so the
-//! stack never holds more than 81 states; it is allocated once per [`Solver`] and reused, and
-//! nothing allocates inside the search loop.
+//! When propagation stalls the solver branches on a bivalue cell when there is one ("cell = d"
+//! is followed now, "cell = the other digit" is pushed on a stack), else on the emptiest of
+//! the first unsolved cell of each band ("cell != d" is pushed). Each pending alternative
+//! belongs to a guess that placed a cell on the current path, so the stack never holds more
+//! than 81 states; it is allocated once per [`Solver`] and reused, and nothing allocates inside
+//! the search loop.
 
 use std::fmt;
 
@@ -274,8 +281,9 @@ impl State {
         self.cand[digit * 3 + band] &= !BAND_PEERS[cell];
     }
 
-    /// Propagates until solved, stuck, or contradicted.
-    fn propagate(&mut self) -> Progress {
+    /// Propagates until solved, stuck, or contradicted. Column hidden singles are looked for
+    /// only when `column_singles` is set.
+    fn propagate(&mut self, column_singles: bool) -> Progress {
         loop {
             if self.update_all().is_err() {
                 return Progress::Contradiction;
@@ -287,6 +295,9 @@ impl State {
                 Err(Contradiction) => return Progress::Contradiction,
                 Ok(true) => continue,
                 Ok(false) => {}
+            }
+            if !column_singles {
+                return Progress::Stuck;
             }
             match self.column_hidden_singles() {
                 Err(Contradiction) => return Progress::Contradiction,
@@ -421,8 +432,9 @@ impl State {
         Ok(found)
     }
 
-    /// The branching cell: a bivalue cell if any, else one with the fewest candidates.
-    /// Returns (band, cell in band).
+    /// The branching cell: the first bivalue cell if any, else the emptiest of the first
+    /// unsolved cell of each band. Scanning every cell for the fewest candidates was tried and
+    /// led to more guesses on the hardest sets. Returns (band, cell in band).
     fn choose_branch(&self) -> (usize, usize) {
         for band in 0..3 {
             let pairs = self.pairs[band];
@@ -539,6 +551,9 @@ impl Counted {
     }
 }
 
+/// Guess depth from which column hidden singles are no longer looked for.
+const COLUMN_SINGLES_DEPTH: usize = 3;
+
 /// A reusable solver. Keep one per thread: it owns the guess stack, so reusing it means the
 /// search never allocates.
 #[derive(Clone)]
@@ -606,7 +621,12 @@ impl Solver {
         };
         self.stack.clear();
         loop {
-            match state.propagate() {
+            // Column hidden singles cost a scan at every stuck state, and deep in the tree
+            // most scans find nothing (on the hardest sets about 94% of all scans do): they
+            // are looked for only near the top, where a find saves a large subtree.
+            let column_singles = self.stack.len() < COLUMN_SINGLES_DEPTH;
+            let progress = state.propagate(column_singles);
+            match progress {
                 Progress::Solved => {
                     count += 1;
                     if first.is_none() {
