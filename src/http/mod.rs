@@ -2,13 +2,15 @@
 //! nothing about bitboards.
 //!
 //! * [`app`] builds the router with its middleware; [`run`] binds, serves and shuts down.
-//! * One file per endpoint group: [`solve`], [`batch`], [`validate`], [`ops`] (health,
-//!   metrics, spec).
+//! * One file per endpoint group: [`solve`], [`batch`], [`validate`], [`logic`] (grade, hint,
+//!   candidates), [`generate`], [`ops`] (health, metrics, spec).
 //! * [`problem`]: the RFC 9457 error type every failure becomes.
 //! * [`pool`]: the bounded CPU pool solves run on. [`metrics`], [`observe`]: what operators see.
 
 pub mod batch;
 pub mod config;
+pub mod generate;
+pub mod logic;
 pub mod metrics;
 pub mod observe;
 pub mod ops;
@@ -69,6 +71,10 @@ pub fn app(state: AppState, args: &ServeArgs) -> Router {
             post(batch::solve_batch).layer(DefaultBodyLimit::max(args.batch_body_limit)),
         )
         .route("/validate", post(validate::validate))
+        .route("/grade", post(logic::grade))
+        .route("/hint", post(logic::hint))
+        .route("/candidates", post(logic::candidates))
+        .route("/generate", post(generate::generate))
         .route("/healthz", get(ops::healthz))
         .route("/readyz", get(ops::readyz))
         .route("/metrics", get(ops::metrics))
