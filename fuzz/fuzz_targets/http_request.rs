@@ -34,7 +34,16 @@ fn router() -> Router {
         .clone()
 }
 
-const PATHS: [&str; 3] = ["/solve", "/validate", "/nope"];
+const PATHS: [&str; 8] = [
+    "/solve",
+    "/validate",
+    "/solve/batch",
+    "/grade",
+    "/hint",
+    "/candidates",
+    "/generate",
+    "/nope",
+];
 const TYPES: [&str; 4] = [
     "application/json",
     "application/x-www-form-urlencoded",
@@ -46,8 +55,8 @@ fuzz_target!(|data: &[u8]| {
     let Some((&selector, body)) = data.split_first() else {
         return;
     };
-    let path = PATHS[usize::from(selector & 3) % PATHS.len()];
-    let content_type = TYPES[usize::from(selector >> 2) % TYPES.len()];
+    let path = PATHS[usize::from(selector & 7)];
+    let content_type = TYPES[usize::from(selector >> 3) % TYPES.len()];
     let request = Request::post(path)
         .header(header::CONTENT_TYPE, content_type)
         .body(Body::from(body.to_vec()))
