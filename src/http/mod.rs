@@ -62,7 +62,7 @@ impl AppState {
 }
 
 /// The service's router with all middleware, outermost first: CORS, request observation
-/// (id, span, timeout, metrics, log), problem+json for every error, body limit.
+/// (id, span, timeout, problem+json for every error, metrics, log), body limit.
 pub fn app(state: AppState, args: &ServeArgs) -> Router {
     Router::new()
         .route("/solve", post(solve::solve))
@@ -80,7 +80,6 @@ pub fn app(state: AppState, args: &ServeArgs) -> Router {
         .route("/metrics", get(ops::metrics))
         .route("/openapi.yaml", get(ops::openapi))
         .layer(DefaultBodyLimit::max(args.body_limit))
-        .layer(middleware::from_fn(problem::problem_json_for_all_errors))
         .layer(middleware::from_fn_with_state(
             state.clone(),
             observe::observe,

@@ -1,5 +1,5 @@
-//! The per-request middleware: request id, tracing span, time limit, metrics and the access
-//! log line. Outermost but for CORS, so it sees every answer, errors included.
+//! The per-request middleware: request id, tracing span, time limit, problem+json for every
+//! error, metrics and the access log line. Outermost but for CORS, so it sees every answer.
 
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,7 +11,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tracing::Instrument;
 
-use super::problem::Problem;
+use super::problem::{as_problem_json, Problem};
 use super::AppState;
 
 /// The request id header, read from the client (or the load balancer) and always answered.
@@ -38,10 +38,12 @@ pub async fn observe(State(app): State<AppState>, request: Request, next: Next) 
         route,
     );
 
+    let uri = request.uri().clone();
     let answer = tokio::time::timeout(app.request_timeout, next.run(request))
         .instrument(span.clone())
         .await;
-    let mut response = answer.unwrap_or_else(|_| Problem::Timeout.into_response());
+    let response = answer.unwrap_or_else(|_| Problem::Timeout.into_response());
+    let mut response = as_problem_json(response, uri.path());
     response.headers_mut().insert(X_REQUEST_ID.clone(), id);
 
     let elapsed = started.elapsed();

@@ -1,14 +1,12 @@
 //! RFC 9457 problem details: the one shape every error of the service takes.
 //!
 //! Each kind of error is a variant of [`Problem`] with a stable `type` URI, a title and a status.
-//! Handlers return `Result<_, Problem>`; [`problem_json_for_all_errors`] converts the few error
+//! Handlers return `Result<_, Problem>`; [`as_problem_json`] converts the few error
 //! responses that are built outside the handlers (axum's 404/405, body limits, timeouts) so that
 //! a client never has to parse a second error format.
 
 use axum::body::Body;
-use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -214,18 +212,17 @@ impl IntoResponse for Problem {
     }
 }
 
-/// Middleware: an error response that is not problem+json yet (axum's own 404/405, a body
-/// limit, a timeout) is replaced by the matching [`Problem`], keeping its headers (`Allow`).
-pub async fn problem_json_for_all_errors(request: Request, next: Next) -> Response {
-    let uri = request.uri().clone();
-    let response = next.run(request).await;
+/// An error response that is not problem+json yet (axum's own 404/405, a body limit, a
+/// timeout) becomes the matching [`Problem`], keeping its headers (`Allow`). `path` is the
+/// request's, for the 404 detail. Called by the request middleware on every answer.
+pub fn as_problem_json(response: Response, path: &str) -> Response {
     let status = response.status();
     if !(status.is_client_error() || status.is_server_error()) || is_problem_json(&response) {
         return response;
     }
     let problem = match status {
         StatusCode::NOT_FOUND => Problem::NotFound {
-            path: uri.path().to_string(),
+            path: path.to_string(),
         },
         StatusCode::METHOD_NOT_ALLOWED => Problem::MethodNotAllowed,
         StatusCode::PAYLOAD_TOO_LARGE => Problem::BodyTooLarge,
