@@ -11,6 +11,7 @@ pub mod generate;
 pub mod logic;
 pub mod solver;
 pub mod validate;
+pub mod variant;
 
 pub use board::{Board, Digit, ParseError, Pos};
 pub use generate::{generate, Generated, Symmetry};
