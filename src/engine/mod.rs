@@ -5,6 +5,7 @@
 //! * [`solver`]: the exact bitboard solver with a search budget.
 //! * [`logic`]: human-style techniques, explained steps, grading and hints.
 //! * [`generate`](mod@generate): seeded puzzle generation at a requested difficulty.
+//! * [`variant`]: other sizes (4x4 to 25x25) and Killer cages, on a general solver.
 
 pub mod board;
 pub mod generate;
@@ -21,3 +22,7 @@ pub use logic::{
 };
 pub use solver::{Counted, GaveUp, Solution, Solver, Stats};
 pub use validate::{conflicts, validate, Conflict, Puzzle, Report, Unit, UnitKind};
+pub use variant::{
+    random_killer, Cage, CageError, Cages, Grid, Killer, Shape, VariantCounted, VariantParseError,
+    VariantPuzzle, VariantPuzzleError, VariantSolution, VariantSolver,
+};

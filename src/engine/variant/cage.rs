@@ -192,7 +192,12 @@ impl Cages {
 
 /// Flood fill from the cage's first cell through cells owned by the same cage; the first
 /// cell (in the order given) it does not reach, if any. An explicit stack, no recursion.
-fn first_unconnected(cells: &[Coord], owner: &[usize], side: usize, number: usize) -> Option<Coord> {
+fn first_unconnected(
+    cells: &[Coord],
+    owner: &[usize],
+    side: usize,
+    number: usize,
+) -> Option<Coord> {
     let mut reached = vec![false; cells.len()];
     let index_of = |row: usize, col: usize| cells.iter().position(|c| c.row == row && c.col == col);
     let mut stack = vec![0usize];
@@ -234,7 +239,10 @@ mod tests {
     fn a_valid_set_is_accepted_and_need_not_cover_the_grid() {
         let cages = Cages::new(
             Shape::NINE,
-            vec![cage(3, &[(0, 0), (0, 1)]), cage(24, &[(8, 8), (7, 8), (6, 8)])],
+            vec![
+                cage(3, &[(0, 0), (0, 1)]),
+                cage(24, &[(8, 8), (7, 8), (6, 8)]),
+            ],
         )
         .unwrap();
         assert_eq!(cages.len(), 2);
@@ -245,7 +253,8 @@ mod tests {
     #[test]
     fn each_kind_of_error_names_cage_and_cell() {
         let ok = cage(3, &[(0, 0), (0, 1)]);
-        let cases: Vec<(Shape, Vec<Cage>, CageError, &str)> = vec![
+        let cases: Vec<(Shape, Vec<Cage>, CageError, &str)> =
+            vec![
             (
                 Shape::NINE,
                 vec![ok.clone(), cage(5, &[])],

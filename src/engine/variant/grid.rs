@@ -419,8 +419,8 @@ mod tests {
     #[test]
     fn conflicts_name_unit_and_cells() {
         // 6x6: two 3s in box 1 (rows 1-2, columns 1-3), not sharing a row or column.
-        let grid = Grid::from_rows(&["3.....", ".3....", "......", "......", "......", "......"])
-            .unwrap();
+        let grid =
+            Grid::from_rows(&["3.....", ".3....", "......", "......", "......", "......"]).unwrap();
         let found = conflicts(&grid);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].unit.kind, UnitKind::Box);

@@ -1,0 +1,312 @@
+//! A seeded generator of classic 9x9 Killer puzzles with no givens, for tests and benchmarks.
+//!
+//! # How
+//! 1. A full grid: the band solver's answer for the empty board, shuffled by validity-keeping
+//!    moves (digit relabelling, rows within bands, bands, columns within stacks, stacks).
+//! 2. A random partition into orthogonally contiguous cages of 1-5 cells whose digits are
+//!    distinct in that grid (so the grid solves the cages), sums read off the grid.
+//! 3. While the cages admit a second solution (or the check runs out of budget), a cage where
+//!    the two solutions differ is split in two contiguous parts and the check is repeated.
+//!    Splitting only ever adds information, and all-singleton cages are the grid itself, so
+//!    this ends, in practice after a few splits.
+//!
+//! Deterministic: the same seed gives the same puzzle on every platform.
+
+use super::cage::{Cage, Cages};
+use super::grid::Grid;
+use super::shape::Shape;
+use super::solver::{VariantPuzzle, VariantSolver};
+use crate::engine::board::{Board, CELLS, SIZE};
+use crate::engine::solver::Solver;
+use crate::engine::validate::Puzzle;
+
+/// Guesses allowed per uniqueness check; a check that runs out counts as "not unique".
+const CHECK_BUDGET: u64 = 20_000;
+
+/// A killer puzzle (no givens) and its unique solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Killer {
+    pub cages: Cages,
+    pub solution: Grid,
+    /// Cage splits needed to make the solution unique, for measuring.
+    pub splits: u32,
+}
+
+impl Killer {
+    /// The puzzle: an empty grid with these cages.
+    pub fn puzzle(&self) -> VariantPuzzle {
+        // The cages are 9x9 and the empty grid has no givens: this cannot fail.
+        VariantPuzzle::killer(Grid::empty(Shape::NINE), self.cages.clone())
+            .unwrap_or_else(|_| unreachable!("an empty grid has no conflicts"))
+    }
+}
+
+/// splitmix64 (Steele, Lea and Flood): tiny, fast and good enough for shuffling.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` by multiply-shift; 0 when `n` is 0.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+
+    /// Fisher-Yates.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i + 1);
+            items.swap(i, j);
+        }
+    }
+}
+
+/// The killer puzzle for `seed` (see the module docs).
+pub fn random_killer(seed: u64) -> Killer {
+    let mut rng = SplitMix64::new(seed);
+    let grid = random_full_grid(&mut rng);
+    let digits = grid.raw().to_vec();
+    let mut cages = random_partition(&digits, &mut rng);
+    let mut solver = VariantSolver::with_budget(CHECK_BUDGET);
+    let mut splits = 0;
+    loop {
+        let validated = to_cages(&cages, &digits);
+        let puzzle = VariantPuzzle::killer(Grid::empty(Shape::NINE), validated.clone())
+            .unwrap_or_else(|_| unreachable!("an empty grid has no conflicts"));
+        let other = match solver.count_with_last(&puzzle, 2) {
+            Ok((counted, _)) if counted.count == 1 => {
+                return Killer {
+                    cages: validated,
+                    solution: grid,
+                    splits,
+                }
+            }
+            Ok((_, last)) => last.map(|s| s.grid().raw().to_vec()),
+            Err(_) => None,
+        };
+        // A cell where another solution differs; any multi-cell cage if the check gave up.
+        let differing =
+            other.and_then(|o| (0..CELLS).find(|&i| o[i] != digits[i] && cage_len(&cages, i) > 1));
+        let at = differing.unwrap_or_else(|| {
+            let big: Vec<usize> = (0..CELLS).filter(|&i| cage_len(&cages, i) > 1).collect();
+            big[rng.below(big.len())]
+        });
+        split(&mut cages, at);
+        splits += 1;
+    }
+}
+
+fn cage_len(cages: &[Vec<usize>], cell: usize) -> usize {
+    cages.iter().find(|c| c.contains(&cell)).map_or(0, Vec::len)
+}
+
+fn to_cages(cages: &[Vec<usize>], digits: &[u8]) -> Cages {
+    let list = cages
+        .iter()
+        .map(|cells| Cage {
+            sum: cells.iter().map(|&i| u32::from(digits[i])).sum(),
+            cells: cells.iter().map(|&i| (i / SIZE, i % SIZE)).collect(),
+        })
+        .collect();
+    Cages::new(Shape::NINE, list).unwrap_or_else(|e| unreachable!("generator made a bad cage: {e}"))
+}
+
+/// The band solver's grid for the empty board, shuffled by moves that keep it valid.
+fn random_full_grid(rng: &mut SplitMix64) -> Grid {
+    let puzzle = Puzzle::new(Board::empty()).unwrap_or_else(|_| unreachable!());
+    let base = Solver::new()
+        .solve(&puzzle)
+        .ok()
+        .and_then(|c| c.first)
+        .unwrap_or_else(|| unreachable!("the empty board has solutions"));
+    let mut relabel: Vec<u8> = (1..=9).collect();
+    rng.shuffle(&mut relabel);
+    let rows = band_order(rng);
+    let cols = band_order(rng);
+    let transpose = rng.below(2) == 1;
+    let mut cells = vec![0u8; CELLS];
+    for r in 0..SIZE {
+        for c in 0..SIZE {
+            let (sr, sc) = if transpose {
+                (cols[c], rows[r])
+            } else {
+                (rows[r], cols[c])
+            };
+            let pos = crate::engine::board::Pos::new(sr, sc).unwrap_or_else(|| unreachable!());
+            let d = base.board().get(pos).map_or(0, |d| d.get());
+            cells[r * SIZE + c] = relabel[usize::from(d) - 1];
+        }
+    }
+    Grid::from_raw(Shape::NINE, cells)
+}
+
+/// A permutation of 0..9 that keeps bands together: bands shuffled, rows within each shuffled.
+fn band_order(rng: &mut SplitMix64) -> [usize; SIZE] {
+    let mut bands = [0, 1, 2];
+    rng.shuffle(&mut bands);
+    let mut order = [0; SIZE];
+    for (slot, band) in bands.into_iter().enumerate() {
+        let mut within = [0, 1, 2];
+        rng.shuffle(&mut within);
+        for (k, w) in within.into_iter().enumerate() {
+            order[slot * 3 + k] = band * 3 + w;
+        }
+    }
+    order
+}
+
+fn neighbours(i: usize) -> impl Iterator<Item = usize> {
+    let (r, c) = (i / SIZE, i % SIZE);
+    [
+        (r > 0).then(|| i - SIZE),
+        (r + 1 < SIZE).then(|| i + SIZE),
+        (c > 0).then(|| i - 1),
+        (c + 1 < SIZE).then(|| i + 1),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// Contiguous cages of 1-5 cells (mostly 2-4) with distinct digits, covering the grid.
+fn random_partition(digits: &[u8], rng: &mut SplitMix64) -> Vec<Vec<usize>> {
+    let mut owner = [usize::MAX; CELLS];
+    let mut order: Vec<usize> = (0..CELLS).collect();
+    rng.shuffle(&mut order);
+    let mut cages: Vec<Vec<usize>> = Vec::new();
+    for start in order {
+        if owner[start] != usize::MAX {
+            continue;
+        }
+        let target = match rng.below(20) {
+            0 => 1,
+            1..=5 => 2,
+            6..=11 => 3,
+            12..=16 => 4,
+            _ => 5,
+        };
+        let k = cages.len();
+        let mut cage = vec![start];
+        owner[start] = k;
+        while cage.len() < target {
+            let frontier: Vec<usize> = cage
+                .iter()
+                .flat_map(|&i| neighbours(i))
+                .filter(|&j| owner[j] == usize::MAX && cage.iter().all(|&i| digits[i] != digits[j]))
+                .collect();
+            if frontier.is_empty() {
+                break;
+            }
+            let next = frontier[rng.below(frontier.len())];
+            owner[next] = k;
+            cage.push(next);
+        }
+        cages.push(cage);
+    }
+    cages
+}
+
+/// Splits the cage holding `cell` in two: the first half of a breadth-first walk from `cell`
+/// (connected by construction) and the rest, which becomes one cage per connected piece.
+fn split(cages: &mut Vec<Vec<usize>>, cell: usize) {
+    let Some(k) = cages.iter().position(|c| c.contains(&cell)) else {
+        return;
+    };
+    let cage = cages.swap_remove(k);
+    if cage.len() < 2 {
+        cages.push(cage);
+        return;
+    }
+    let mut walk = vec![cell];
+    let mut i = 0;
+    while i < walk.len() {
+        for j in neighbours(walk[i]) {
+            if cage.contains(&j) && !walk.contains(&j) {
+                walk.push(j);
+            }
+        }
+        i += 1;
+    }
+    let half = cage.len() / 2;
+    cages.push(walk[..half].to_vec());
+    let mut rest: Vec<usize> = walk[half..].to_vec();
+    while let Some(&seed) = rest.first() {
+        let mut piece = vec![seed];
+        let mut i = 0;
+        while i < piece.len() {
+            for j in neighbours(piece[i]) {
+                if rest.contains(&j) && !piece.contains(&j) {
+                    piece.push(j);
+                }
+            }
+            i += 1;
+        }
+        rest.retain(|j| !piece.contains(j));
+        cages.push(piece);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splitmix_is_deterministic_and_in_range() {
+        let mut a = SplitMix64::new(7);
+        let mut b = SplitMix64::new(7);
+        for _ in 0..100 {
+            assert_eq!(a.next_u64(), b.next_u64());
+            assert!(a.below(5) < 5);
+            b.below(5);
+        }
+    }
+
+    #[test]
+    fn full_grids_are_valid_and_vary() {
+        let mut rng = SplitMix64::new(1);
+        let a = random_full_grid(&mut rng);
+        let b = random_full_grid(&mut rng);
+        assert!(a.is_full() && super::super::grid::conflicts(&a).is_empty());
+        assert!(b.is_full() && super::super::grid::conflicts(&b).is_empty());
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn partitions_cover_the_grid_with_valid_cages() {
+        let mut rng = SplitMix64::new(3);
+        let grid = random_full_grid(&mut rng);
+        let cages = random_partition(grid.raw(), &mut rng);
+        assert_eq!(cages.iter().map(Vec::len).sum::<usize>(), CELLS);
+        assert!(cages.iter().all(|c| (1..=5).contains(&c.len())));
+        let validated = to_cages(&cages, grid.raw());
+        assert_eq!(validated.len(), cages.len());
+    }
+
+    #[test]
+    fn split_keeps_cells_and_contiguity() {
+        let mut cages = vec![vec![0, 1, 2, 11, 20]];
+        split(&mut cages, 1);
+        assert!(cages.len() >= 2);
+        let mut all: Vec<usize> = cages.concat();
+        all.sort();
+        assert_eq!(all, vec![0, 1, 2, 11, 20]);
+        // Cages::new checks contiguity; the sum is the smallest one possible for the size.
+        for cage in &cages {
+            let list = vec![Cage {
+                sum: cage.len() as u32 * (cage.len() as u32 + 1) / 2,
+                cells: cage.iter().map(|&i| (i / SIZE, i % SIZE)).collect(),
+            }];
+            assert!(Cages::new(Shape::NINE, list).is_ok(), "{cage:?}");
+        }
+    }
+}

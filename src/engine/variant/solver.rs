@@ -1,0 +1,609 @@
+//! [`VariantSolver`]: an exact solver for every [`Shape`], with optional killer cages.
+//!
+//! # Why a second solver
+//! The 9x9 band solver ([`Solver`](crate::engine::Solver)) is laid out for exactly 81 cells
+//! and three bands; bending it to other sizes or extra constraints would slow the path the
+//! service lives on. This engine is general instead: one `u32` candidate mask per cell (bit
+//! `d - 1` is digit `d`), so it serves 4x4 to 25x25 with the same code.
+//!
+//! # How
+//! Propagation to a fixed point, cheapest rules first:
+//! 1. naked singles: a cell with one candidate is placed and its digit leaves every peer (row,
+//!    column, box and cage-mates: cage digits are distinct);
+//! 2. hidden singles: a digit with one place left in a row, column or box goes there;
+//! 3. cage sums: with `m` empty cells and `r` left to make, only the `m`-digit sets summing to
+//!    `r` that avoid digits already placed in the cage and use only digits some empty cell
+//!    still allows can complete it. Their union bounds every empty cell; a digit in all of
+//!    them must appear, so it is placed when one cell is left for it. The sets come from a
+//!    table built once per shape ([`ComboTable`]).
+//!
+//! Then it branches on the empty cell with the fewest candidates. The guess stack is a flat
+//! buffer of whole candidate frames (one per guessed cell on the current path, so at most
+//! `cells + 1`), sized before the search starts: the search neither recurses nor allocates.
+
+use std::fmt;
+
+use super::cage::Cages;
+use super::combos::{mask_sum, ComboTable};
+use super::grid::{conflicts, Grid, VariantConflict};
+use super::shape::Shape;
+use crate::engine::solver::{GaveUp, Stats};
+
+/// Marks a cell whose digit has already been removed from its peers.
+const PLACED: u32 = 1 << 31;
+
+/// Why a grid and cages cannot be handed to the solver.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VariantPuzzleError {
+    /// Two givens repeat a digit in a row, column or box.
+    #[error("the givens break the rules: {0}")]
+    Conflict(VariantConflict),
+    /// The cages were validated for another size of grid.
+    #[error("the grid is {grid} but the cages were made for {cages}")]
+    ShapeMismatch { grid: Shape, cages: Shape },
+}
+
+/// A grid whose givens do not clash, with cages of the same shape (possibly none): the only
+/// thing [`VariantSolver`] accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantPuzzle {
+    grid: Grid,
+    cages: Cages,
+}
+
+impl VariantPuzzle {
+    /// A puzzle without cages.
+    pub fn classic(grid: Grid) -> Result<VariantPuzzle, VariantPuzzleError> {
+        let cages = Cages::none(grid.shape());
+        VariantPuzzle::killer(grid, cages)
+    }
+
+    /// A killer puzzle: `grid` holds the givens (often none), `cages` the sums.
+    pub fn killer(grid: Grid, cages: Cages) -> Result<VariantPuzzle, VariantPuzzleError> {
+        if grid.shape() != cages.shape() {
+            return Err(VariantPuzzleError::ShapeMismatch {
+                grid: grid.shape(),
+                cages: cages.shape(),
+            });
+        }
+        if let Some(conflict) = conflicts(&grid).into_iter().next() {
+            return Err(VariantPuzzleError::Conflict(conflict));
+        }
+        Ok(VariantPuzzle { grid, cages })
+    }
+
+    /// The givens.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// The cages (empty for a classic puzzle).
+    pub fn cages(&self) -> &Cages {
+        &self.cages
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> Shape {
+        self.grid.shape()
+    }
+}
+
+/// A full grid that obeys every rule of its puzzle (units, cages) and keeps its givens.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct VariantSolution(Grid);
+
+impl VariantSolution {
+    /// The filled grid.
+    pub fn grid(&self) -> &Grid {
+        &self.0
+    }
+
+    /// One string per row.
+    pub fn to_rows(&self) -> Vec<String> {
+        self.0.to_rows()
+    }
+}
+
+/// The answer of a counting search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantCounted {
+    /// Solutions found, at most the limit asked for: with limit 2, 2 means "more than one".
+    pub count: u32,
+    /// The first solution found, if any.
+    pub first: Option<VariantSolution>,
+    pub stats: Stats,
+}
+
+impl VariantCounted {
+    /// Exactly one solution (meaningful when the limit was at least 2).
+    pub fn is_unique(&self) -> bool {
+        self.count == 1
+    }
+}
+
+/// Where one propagation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Progress {
+    Solved,
+    Stuck,
+    Contradiction,
+}
+
+/// The puzzle's constraint graph as flat index lists, rebuilt per call into reused buffers.
+#[derive(Clone, Debug, Default)]
+struct Layout {
+    side: usize,
+    cells: usize,
+    all: u32,
+    /// `peers[peer_start[i]..peer_start[i + 1]]`: every cell that must differ from cell `i`.
+    peer_start: Vec<u32>,
+    peers: Vec<u16>,
+    /// `3 * side` units of `side` cells: rows, columns, boxes.
+    units: Vec<u16>,
+    /// `cage_cells[cage_start[k]..cage_start[k + 1]]` with sum `cage_sums[k]`.
+    cage_start: Vec<u32>,
+    cage_cells: Vec<u16>,
+    cage_sums: Vec<u32>,
+}
+
+impl Layout {
+    fn rebuild(&mut self, puzzle: &VariantPuzzle) {
+        let shape = puzzle.shape();
+        let side = shape.side();
+        let cells = shape.cells();
+        self.side = side;
+        self.cells = cells;
+        self.all = shape.all_digits();
+
+        self.units.clear();
+        for r in 0..side {
+            self.units.extend((0..side).map(|c| (r * side + c) as u16));
+        }
+        for c in 0..side {
+            self.units.extend((0..side).map(|r| (r * side + c) as u16));
+        }
+        for b in 0..side {
+            self.units.extend((0..side).map(|i| {
+                let (r, c) = shape.box_cell(b, i);
+                (r * side + c) as u16
+            }));
+        }
+
+        self.cage_start.clear();
+        self.cage_cells.clear();
+        self.cage_sums.clear();
+        self.cage_start.push(0);
+        let mut cage_of = vec![usize::MAX; cells];
+        for (k, cage) in puzzle.cages().cages().iter().enumerate() {
+            for at in cage.cells() {
+                let i = at.row * side + at.col;
+                cage_of[i] = k;
+                self.cage_cells.push(i as u16);
+            }
+            self.cage_start.push(self.cage_cells.len() as u32);
+            self.cage_sums.push(cage.sum());
+        }
+
+        self.peer_start.clear();
+        self.peers.clear();
+        self.peer_start.push(0);
+        let mut seen = vec![false; cells];
+        for i in 0..cells {
+            let (r, c) = (i / side, i % side);
+            let b = shape.box_of(r, c);
+            let mut add = |j: u16, peers: &mut Vec<u16>| {
+                let j_usize = usize::from(j);
+                if j_usize != i && !seen[j_usize] {
+                    seen[j_usize] = true;
+                    peers.push(j);
+                }
+            };
+            let first = self.peers.len();
+            for unit in [r, side + c, 2 * side + b] {
+                for k in 0..side {
+                    add(self.units[unit * side + k], &mut self.peers);
+                }
+            }
+            if let Some(&k) = cage_of.get(i).filter(|&&k| k != usize::MAX) {
+                let (lo, hi) = (self.cage_start[k] as usize, self.cage_start[k + 1] as usize);
+                for idx in lo..hi {
+                    add(self.cage_cells[idx], &mut self.peers);
+                }
+            }
+            for &j in &self.peers[first..] {
+                seen[usize::from(j)] = false;
+            }
+            self.peer_start.push(self.peers.len() as u32);
+        }
+    }
+
+    fn peers_of(&self, i: usize) -> &[u16] {
+        &self.peers[self.peer_start[i] as usize..self.peer_start[i + 1] as usize]
+    }
+}
+
+/// A reusable exact solver for every shape, with or without cages. Keep one per thread: it
+/// owns the guess stack and the sum table, so reusing it means the search never allocates.
+#[derive(Clone, Default)]
+pub struct VariantSolver {
+    budget: u64,
+    layout: Layout,
+    table: ComboTable,
+    /// Candidate frames, `layout.cells` masks each; frame `d` is the state at guess depth `d`.
+    frames: Vec<u32>,
+}
+
+impl fmt::Debug for VariantSolver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("VariantSolver")
+            .field("budget", &self.budget)
+            .finish()
+    }
+}
+
+impl VariantSolver {
+    /// A solver without a budget: it searches until it knows the answer.
+    pub fn new() -> VariantSolver {
+        VariantSolver::with_budget(u64::MAX)
+    }
+
+    /// A solver that gives up after `guesses` branch points in one call.
+    pub fn with_budget(guesses: u64) -> VariantSolver {
+        VariantSolver {
+            budget: guesses,
+            ..VariantSolver::default()
+        }
+    }
+
+    /// The guess budget per call.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// Changes the guess budget for the following calls.
+    pub fn set_budget(&mut self, guesses: u64) {
+        self.budget = guesses;
+    }
+
+    /// Finds one solution (`count` 0 or 1).
+    pub fn solve(&mut self, puzzle: &VariantPuzzle) -> Result<VariantCounted, GaveUp> {
+        self.count_solutions(puzzle, 1)
+    }
+
+    /// Counts solutions, stopping at `limit`: 0, 1, ... or `limit`. A limit of 0 is treated
+    /// as 1. `Err(GaveUp)` when the guess budget ran out before the answer was known.
+    pub fn count_solutions(
+        &mut self,
+        puzzle: &VariantPuzzle,
+        limit: u32,
+    ) -> Result<VariantCounted, GaveUp> {
+        self.search(puzzle, limit, false)
+            .map(|(counted, _)| counted)
+    }
+
+    /// Like [`count_solutions`](Self::count_solutions), also returning the last solution
+    /// found (the generator compares it with the first to find where they differ).
+    pub(crate) fn count_with_last(
+        &mut self,
+        puzzle: &VariantPuzzle,
+        limit: u32,
+    ) -> Result<(VariantCounted, Option<VariantSolution>), GaveUp> {
+        self.search(puzzle, limit, true)
+    }
+
+    fn search(
+        &mut self,
+        puzzle: &VariantPuzzle,
+        limit: u32,
+        keep_last: bool,
+    ) -> Result<(VariantCounted, Option<VariantSolution>), GaveUp> {
+        let limit = limit.max(1);
+        let shape = puzzle.shape();
+        let side = shape.side();
+        let cells = shape.cells();
+        let max_cage = puzzle.cages().max_size();
+        if max_cage > 0 && !self.table.covers(side, max_cage) {
+            // At least 9 so that every 9x9 puzzle shares one table whatever its cages.
+            self.table = ComboTable::build(side, max_cage.max(side.min(9)));
+        }
+        self.layout.rebuild(puzzle);
+        // One frame per guessed cell on the path, plus the root.
+        let needed = (cells + 1) * cells;
+        if self.frames.len() < needed {
+            self.frames.resize(needed, 0);
+        }
+        let all = shape.all_digits();
+        for (slot, &given) in self.frames[..cells].iter_mut().zip(puzzle.grid().raw()) {
+            *slot = if given == 0 { all } else { 1 << (given - 1) };
+        }
+
+        let mut stats = Stats::default();
+        let mut count = 0;
+        let mut first = None;
+        let mut last = None;
+        let mut depth = 0;
+        let Self {
+            budget,
+            layout,
+            table,
+            frames,
+        } = self;
+        loop {
+            let (lo, hi) = (depth * cells, (depth + 1) * cells);
+            match propagate(&mut frames[lo..hi], layout, table) {
+                Progress::Solved => {
+                    count += 1;
+                    if first.is_none() {
+                        first = Some(solution_of(shape, &frames[lo..hi]));
+                    } else if keep_last {
+                        last = Some(solution_of(shape, &frames[lo..hi]));
+                    }
+                    if count >= limit {
+                        break;
+                    }
+                }
+                Progress::Contradiction => stats.dead_ends += 1,
+                Progress::Stuck => {
+                    if stats.guesses >= *budget {
+                        return Err(GaveUp { stats });
+                    }
+                    stats.guesses += 1;
+                    let cell = choose_cell(&frames[lo..hi]);
+                    let mask = frames[lo + cell];
+                    let bit = mask & mask.wrapping_neg();
+                    // Frame `depth` becomes the alternative (cell without the digit), the
+                    // copy above it the guess (cell = digit).
+                    debug_assert!(hi + cells <= frames.len());
+                    frames.copy_within(lo..hi, hi);
+                    frames[lo + cell] = mask & !bit;
+                    frames[hi + cell] = bit;
+                    depth += 1;
+                    continue;
+                }
+            }
+            if depth == 0 {
+                break;
+            }
+            depth -= 1;
+        }
+        let counted = VariantCounted {
+            count,
+            first,
+            stats,
+        };
+        Ok((counted, last))
+    }
+}
+
+/// The unplaced cell with the fewest candidates (the first one with two, if any).
+fn choose_cell(frame: &[u32]) -> usize {
+    let mut best = 0;
+    let mut best_count = u32::MAX;
+    for (i, &c) in frame.iter().enumerate() {
+        if c & PLACED == 0 {
+            let n = c.count_ones();
+            if n < best_count {
+                best = i;
+                best_count = n;
+                if n <= 2 {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+fn solution_of(shape: Shape, frame: &[u32]) -> VariantSolution {
+    let cells = frame
+        .iter()
+        .map(|&c| ((c & !PLACED).trailing_zeros() + 1) as u8)
+        .collect();
+    VariantSolution(Grid::from_raw(shape, cells))
+}
+
+/// Runs the rules of the module docs to a fixed point on one frame.
+fn propagate(frame: &mut [u32], layout: &Layout, table: &ComboTable) -> Progress {
+    let side = layout.side;
+    let all = layout.all;
+    loop {
+        // 1. Naked singles, swept until a sweep places nothing; that last sweep counts the
+        // unplaced cells exactly.
+        let mut unplaced;
+        loop {
+            let mut placed_any = false;
+            unplaced = 0;
+            for i in 0..layout.cells {
+                let c = frame[i];
+                if c & PLACED != 0 {
+                    continue;
+                }
+                if c == 0 {
+                    return Progress::Contradiction;
+                }
+                if c & (c - 1) != 0 {
+                    unplaced += 1;
+                    continue;
+                }
+                frame[i] = c | PLACED;
+                placed_any = true;
+                for &p in layout.peers_of(i) {
+                    let q = frame[usize::from(p)];
+                    if q & c != 0 {
+                        if q & PLACED != 0 || q == c {
+                            return Progress::Contradiction;
+                        }
+                        frame[usize::from(p)] = q & !c;
+                    }
+                }
+            }
+            if !placed_any {
+                break;
+            }
+        }
+
+        // 2. Hidden singles per unit (also: a digit with no place at all is a contradiction).
+        let mut changed = false;
+        if unplaced > 0 {
+            for unit in layout.units.chunks_exact(side) {
+                let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
+                for &i in unit {
+                    let c = frame[usize::from(i)];
+                    if c & PLACED != 0 {
+                        placed |= c;
+                    } else {
+                        twice |= once & c;
+                        once |= c;
+                    }
+                }
+                placed &= all;
+                if (once | placed) != all {
+                    return Progress::Contradiction;
+                }
+                let mut hidden = once & !twice & !placed;
+                while hidden != 0 {
+                    let bit = hidden & hidden.wrapping_neg();
+                    hidden ^= bit;
+                    for &i in unit {
+                        let c = frame[usize::from(i)];
+                        if c & bit != 0 && c & PLACED == 0 {
+                            frame[usize::from(i)] = bit;
+                            changed = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            if changed {
+                continue;
+            }
+        }
+
+        // 3. Cage sums.
+        for (k, &sum) in layout.cage_sums.iter().enumerate() {
+            let cage = &layout.cage_cells
+                [layout.cage_start[k] as usize..layout.cage_start[k + 1] as usize];
+            let (mut placed, mut placed_sum, mut open, mut empty) = (0u32, 0u32, 0u32, 0usize);
+            for &i in cage {
+                let c = frame[usize::from(i)];
+                if c & PLACED != 0 {
+                    let bit = c & all;
+                    placed |= bit;
+                    placed_sum += bit.trailing_zeros() + 1;
+                } else {
+                    open |= c;
+                    empty += 1;
+                }
+            }
+            if empty == 0 {
+                if placed_sum != sum {
+                    return Progress::Contradiction;
+                }
+                continue;
+            }
+            if placed_sum >= sum {
+                return Progress::Contradiction;
+            }
+            let rest = sum - placed_sum;
+            let allowed = open & !placed;
+            let (keep, must) = match table.sets(empty, rest) {
+                Some(sets) => {
+                    let (mut keep, mut must) = (0u32, all);
+                    for &set in sets {
+                        if set & !allowed == 0 {
+                            keep |= set;
+                            must &= set;
+                        }
+                    }
+                    (keep, must)
+                }
+                None => (bounded_digits(allowed, empty, rest), 0),
+            };
+            if keep == 0 {
+                return Progress::Contradiction;
+            }
+            for &i in cage {
+                let c = frame[usize::from(i)];
+                if c & PLACED == 0 && c & !keep != 0 {
+                    if c & keep == 0 {
+                        return Progress::Contradiction;
+                    }
+                    frame[usize::from(i)] = c & keep;
+                    changed = true;
+                }
+            }
+            // Digits every completion uses: place one that has a single cell left.
+            let mut must = must & keep;
+            while must != 0 {
+                let bit = must & must.wrapping_neg();
+                must ^= bit;
+                let mut spot = None;
+                let mut spots = 0;
+                for &i in cage {
+                    let c = frame[usize::from(i)];
+                    if c & PLACED == 0 && c & bit != 0 {
+                        spots += 1;
+                        spot = Some(usize::from(i));
+                    }
+                }
+                match (spots, spot) {
+                    (0, _) => return Progress::Contradiction,
+                    (1, Some(i)) if frame[i] != bit => {
+                        frame[i] = bit;
+                        changed = true;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if changed {
+            continue;
+        }
+        return if unplaced == 0 {
+            Progress::Solved
+        } else {
+            Progress::Stuck
+        };
+    }
+}
+
+/// Digits of `allowed` that can be one of `count` distinct digits of `allowed` summing to
+/// `rest`, judged by bounds only (the smallest and largest sums of the other `count - 1`).
+/// Sound but weaker than the table; used only for cage sizes the table leaves out.
+fn bounded_digits(allowed: u32, count: usize, rest: u32) -> u32 {
+    if (allowed.count_ones() as usize) < count || count == 0 {
+        return 0;
+    }
+    let others = count - 1;
+    let mut keep = 0;
+    let mut digits = allowed;
+    while digits != 0 {
+        let bit = digits & digits.wrapping_neg();
+        digits ^= bit;
+        let digit = bit.trailing_zeros() + 1;
+        if digit > rest {
+            continue;
+        }
+        let pool = allowed & !bit;
+        let low = mask_sum(lowest_bits(pool, others));
+        let high = mask_sum(lowest_bits(pool.reverse_bits(), others).reverse_bits());
+        if (low..=high).contains(&(rest - digit)) {
+            keep |= bit;
+        }
+    }
+    keep
+}
+
+/// The `n` lowest set bits of `mask`.
+fn lowest_bits(mut mask: u32, n: usize) -> u32 {
+    let mut out = 0;
+    for _ in 0..n {
+        if mask == 0 {
+            break;
+        }
+        let bit = mask & mask.wrapping_neg();
+        out |= bit;
+        mask ^= bit;
+    }
+    out
+}

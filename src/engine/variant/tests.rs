@@ -1,0 +1,302 @@
+//! Cross-module tests of the variant engine: known puzzles per size, killers, agreement with
+//! the band solver. Solutions are checked with [`conflicts`] and plain cage arithmetic, which
+//! share no code with the search.
+
+use super::killer::SplitMix64;
+use super::*;
+use crate::engine::{Board, Puzzle, Solver};
+
+/// A valid full grid of `shape`: the shifted-rows pattern, digits relabelled by `seed`.
+fn full_grid(shape: Shape, seed: u64) -> Grid {
+    let n = shape.side();
+    let mut relabel: Vec<u8> = (1..=n as u8).collect();
+    SplitMix64::new(seed).shuffle(&mut relabel);
+    let (br, bc) = (shape.box_rows(), shape.box_cols());
+    let mut grid = Grid::empty(shape);
+    for r in 0..n {
+        for c in 0..n {
+            let v = (bc * (r % br) + r / br + c) % n;
+            grid.set(r, c, Some(relabel[v])).unwrap();
+        }
+    }
+    assert!(conflicts(&grid).is_empty(), "{shape}");
+    grid
+}
+
+/// Empties cells of `full` in a seeded order, keeping each removal only while the puzzle
+/// stays unique; stops after `tries` cells were tried.
+fn empty_uniquely(full: &Grid, seed: u64, tries: usize) -> Grid {
+    let n = full.shape().side();
+    let mut order: Vec<usize> = (0..n * n).collect();
+    SplitMix64::new(seed).shuffle(&mut order);
+    let mut solver = VariantSolver::new();
+    let mut grid = full.clone();
+    for &i in order.iter().take(tries) {
+        let (r, c) = (i / n, i % n);
+        let keep = grid.get(r, c);
+        grid.set(r, c, None).unwrap();
+        let puzzle = VariantPuzzle::classic(grid.clone()).unwrap();
+        if solver.count_solutions(&puzzle, 2).unwrap().count != 1 {
+            grid.set(r, c, keep).unwrap();
+        }
+    }
+    grid
+}
+
+/// `solution` is full, breaks no rule, keeps the givens of `puzzle` and meets every cage.
+fn assert_solves(puzzle: &VariantPuzzle, solution: &Grid) {
+    let n = puzzle.shape().side();
+    assert!(solution.is_full());
+    assert!(conflicts(solution).is_empty());
+    for r in 0..n {
+        for c in 0..n {
+            if let Some(d) = puzzle.grid().get(r, c) {
+                assert_eq!(solution.get(r, c), Some(d), "given at {r},{c}");
+            }
+        }
+    }
+    for (k, cage) in puzzle.cages().cages().iter().enumerate() {
+        let digits: Vec<u8> = cage
+            .cells()
+            .iter()
+            .map(|at| solution.get(at.row, at.col).unwrap())
+            .collect();
+        let sum: u32 = digits.iter().map(|&d| u32::from(d)).sum();
+        assert_eq!(sum, cage.sum(), "cage {}", k + 1);
+        let mut seen = digits.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), digits.len(), "cage {} repeats a digit", k + 1);
+    }
+}
+
+fn check_unique_puzzle(shape: Shape, seed: u64, tries: usize, min_empty: usize) {
+    let full = full_grid(shape, seed);
+    let grid = empty_uniquely(&full, seed, tries);
+    let empty = shape.cells() - grid.given_count();
+    assert!(empty >= min_empty, "{shape}: only {empty} cells emptied");
+    let puzzle = VariantPuzzle::classic(grid).unwrap();
+    let counted = VariantSolver::new().count_solutions(&puzzle, 2).unwrap();
+    assert_eq!(counted.count, 1);
+    let first = counted.first.unwrap();
+    assert_eq!(first.grid(), &full);
+    assert_solves(&puzzle, first.grid());
+}
+
+#[test]
+fn four_by_four_unique_puzzle() {
+    check_unique_puzzle(Shape::FOUR, 1, 16, 8);
+    let puzzle =
+        VariantPuzzle::classic(Grid::from_rows(&["1...", "..2.", ".3..", "...4"]).unwrap())
+            .unwrap();
+    let counted = VariantSolver::new().count_solutions(&puzzle, 5).unwrap();
+    assert!(counted.count >= 1);
+    assert_solves(&puzzle, counted.first.unwrap().grid());
+}
+
+#[test]
+fn six_by_six_unique_puzzle() {
+    check_unique_puzzle(Shape::SIX, 2, 36, 18);
+}
+
+#[test]
+fn nine_by_nine_unique_puzzle() {
+    check_unique_puzzle(Shape::NINE, 3, 81, 45);
+}
+
+#[test]
+fn sixteen_by_sixteen_unique_puzzle() {
+    check_unique_puzzle(Shape::SIXTEEN, 4, 160, 100);
+}
+
+#[test]
+fn twenty_five_by_twenty_five_lightly_emptied_solves() {
+    let full = full_grid(Shape::TWENTY_FIVE, 5);
+    let mut grid = full.clone();
+    let mut order: Vec<usize> = (0..625).collect();
+    SplitMix64::new(5).shuffle(&mut order);
+    for &i in &order[..250] {
+        grid.set(i / 25, i % 25, None).unwrap();
+    }
+    let puzzle = VariantPuzzle::classic(grid).unwrap();
+    let counted = VariantSolver::with_budget(10_000).solve(&puzzle).unwrap();
+    assert_eq!(counted.count, 1);
+    assert_solves(&puzzle, counted.first.unwrap().grid());
+}
+
+#[test]
+fn empty_four_by_four_has_288_grids_and_reaches_any_lower_limit() {
+    let puzzle = VariantPuzzle::classic(Grid::empty(Shape::FOUR)).unwrap();
+    let mut solver = VariantSolver::new();
+    assert_eq!(solver.count_solutions(&puzzle, 2).unwrap().count, 2);
+    assert_eq!(solver.count_solutions(&puzzle, 10).unwrap().count, 10);
+    assert_eq!(solver.count_solutions(&puzzle, 1000).unwrap().count, 288);
+    assert_eq!(solver.count_solutions(&puzzle, 0).unwrap().count, 1);
+}
+
+#[test]
+fn budget_exhaustion_gives_up() {
+    let puzzle = VariantPuzzle::classic(Grid::empty(Shape::SIXTEEN)).unwrap();
+    let mut solver = VariantSolver::with_budget(3);
+    let gave_up = solver.count_solutions(&puzzle, 1_000_000).unwrap_err();
+    assert_eq!(gave_up.stats.guesses, 3);
+    // The same solver with more budget finds a first solution.
+    solver.set_budget(100_000);
+    assert_eq!(solver.budget(), 100_000);
+    let counted = solver.solve(&puzzle).unwrap();
+    assert_solves(&puzzle, counted.first.unwrap().grid());
+}
+
+#[test]
+fn contradictory_puzzles_have_no_solution() {
+    // Row 1 needs a 4 at column 4, column 4 already has one.
+    let grid = Grid::from_rows(&["123.", "....", "....", "...4"]).unwrap();
+    let puzzle = VariantPuzzle::classic(grid).unwrap();
+    let counted = VariantSolver::new().count_solutions(&puzzle, 2).unwrap();
+    assert_eq!(counted.count, 0);
+    assert!(counted.first.is_none());
+}
+
+#[test]
+fn puzzle_errors_say_what_is_wrong() {
+    let grid = Grid::from_rows(&["11..", "....", "....", "...."]).unwrap();
+    let err = VariantPuzzle::classic(grid).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the givens break the rules: digit 1 repeats in row 1: row 1, column 1 and row 1, column 2"
+    );
+    let err = VariantPuzzle::killer(Grid::empty(Shape::FOUR), Cages::none(Shape::SIX)).unwrap_err();
+    assert_eq!(
+        err,
+        VariantPuzzleError::ShapeMismatch {
+            grid: Shape::FOUR,
+            cages: Shape::SIX
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "the grid is 4x4 (boxes 2x2) but the cages were made for 6x6 (boxes 2x3)"
+    );
+}
+
+/// Cages of `full`: the grid cut into horizontal runs of `len` cells (row-contiguous).
+fn row_run_cages(full: &Grid, len: usize) -> Cages {
+    let n = full.shape().side();
+    let mut list = Vec::new();
+    for r in 0..n {
+        let mut c = 0;
+        while c < n {
+            let end = (c + len).min(n);
+            let cells: Vec<(usize, usize)> = (c..end).map(|c| (r, c)).collect();
+            let sum = cells
+                .iter()
+                .map(|&(r, c)| u32::from(full.get(r, c).unwrap()))
+                .sum();
+            list.push(Cage { sum, cells });
+            c = end;
+        }
+    }
+    Cages::new(full.shape(), list).unwrap()
+}
+
+#[test]
+fn killer_cages_on_other_sizes_solve() {
+    for (shape, len, seed) in [
+        (Shape::FOUR, 2, 1),
+        (Shape::SIX, 3, 2),
+        (Shape::SIXTEEN, 4, 3),
+    ] {
+        let full = full_grid(shape, seed);
+        let cages = row_run_cages(&full, len);
+        let puzzle = VariantPuzzle::killer(Grid::empty(shape), cages).unwrap();
+        let counted = VariantSolver::with_budget(200_000).solve(&puzzle).unwrap();
+        assert_eq!(counted.count, 1, "{shape}");
+        assert_solves(&puzzle, counted.first.unwrap().grid());
+    }
+}
+
+#[test]
+fn large_cages_beyond_the_table_use_bounds() {
+    // 25x25 cages of 10 cells (the table stops at 7) on a lightly emptied grid.
+    let full = full_grid(Shape::TWENTY_FIVE, 9);
+    let cages = row_run_cages(&full, 10);
+    assert_eq!(cages.max_size(), 10);
+    let mut grid = full.clone();
+    let mut order: Vec<usize> = (0..625).collect();
+    SplitMix64::new(9).shuffle(&mut order);
+    for &i in &order[..200] {
+        grid.set(i / 25, i % 25, None).unwrap();
+    }
+    let puzzle = VariantPuzzle::killer(grid, cages).unwrap();
+    let counted = VariantSolver::with_budget(10_000).solve(&puzzle).unwrap();
+    assert_eq!(counted.count, 1);
+    assert_solves(&puzzle, counted.first.unwrap().grid());
+}
+
+#[test]
+fn killers_without_givens_have_one_solution_that_meets_every_cage() {
+    let mut solver = VariantSolver::new();
+    for seed in 1..=3 {
+        let killer = random_killer(seed);
+        let puzzle = killer.puzzle();
+        assert_eq!(puzzle.grid().given_count(), 0);
+        assert!(puzzle.cages().cages().iter().all(|c| c.cells().len() <= 5));
+        let cells: usize = puzzle.cages().cages().iter().map(|c| c.cells().len()).sum();
+        assert_eq!(cells, 81, "cages cover the grid");
+        let counted = solver.count_solutions(&puzzle, 2).unwrap();
+        assert_eq!(counted.count, 1, "seed {seed}");
+        let first = counted.first.unwrap();
+        assert_eq!(first.grid(), &killer.solution);
+        assert_solves(&puzzle, first.grid());
+    }
+    assert_eq!(random_killer(7), random_killer(7));
+}
+
+#[test]
+fn a_wrong_cage_sum_makes_a_killer_unsolvable() {
+    let full = full_grid(Shape::FOUR, 11);
+    let mut list: Vec<Cage> = row_run_cages(&full, 2)
+        .cages()
+        .iter()
+        .map(|c| Cage {
+            sum: c.sum(),
+            cells: c.cells().iter().map(|at| (at.row, at.col)).collect(),
+        })
+        .collect();
+    // Swap in a different but achievable sum for one pair: no grid can meet every cage.
+    list[0].sum = if list[0].sum == 3 { 4 } else { list[0].sum - 1 };
+    let puzzle = VariantPuzzle::killer(
+        Grid::empty(Shape::FOUR),
+        Cages::new(Shape::FOUR, list).unwrap(),
+    )
+    .unwrap();
+    let counted = VariantSolver::new().count_solutions(&puzzle, 2).unwrap();
+    assert_eq!(counted.count, 0);
+}
+
+#[test]
+fn classic_nine_by_nine_agrees_with_the_band_solver() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/unbiased_first1000.txt");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("{} not found: agreement test skipped", path.display());
+        return;
+    };
+    let mut fast = Solver::new();
+    let mut general = VariantSolver::new();
+    let mut checked = 0;
+    for line in text.lines().take(50) {
+        let board = Board::from_line(line).unwrap();
+        let expected = fast
+            .count_solutions(&Puzzle::new(board).unwrap(), 2)
+            .unwrap();
+        let grid = Grid::from_rows(&board.to_rows()).unwrap();
+        let puzzle = VariantPuzzle::classic(grid).unwrap();
+        let got = general.count_solutions(&puzzle, 2).unwrap();
+        assert_eq!(got.count, expected.count, "{line}");
+        let want = expected.first.map(|s| s.to_rows());
+        assert_eq!(got.first.map(|s| s.to_rows()), want, "{line}");
+        checked += 1;
+    }
+    assert_eq!(checked, 50);
+}
