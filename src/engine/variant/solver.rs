@@ -144,6 +144,8 @@ struct Layout {
     peers: Vec<u16>,
     /// `3 * side` units of `side` cells: rows, columns, boxes.
     units: Vec<u16>,
+    /// The box of each cell.
+    cell_box: Vec<u8>,
     /// `cage_cells[cage_start[k]..cage_start[k + 1]]` with sum `cage_sums[k]`.
     cage_start: Vec<u32>,
     cage_cells: Vec<u16>,
@@ -160,6 +162,9 @@ impl Layout {
         self.side = side;
         self.cells = cells;
         self.all = shape.all_digits();
+        self.cell_box.clear();
+        self.cell_box
+            .extend((0..cells).map(|i| shape.box_of(i / side, i % side) as u8));
 
         self.units.clear();
         for r in 0..side {
@@ -609,27 +614,58 @@ fn propagate(frame: &mut [u32], layout: &Layout, table: &ComboTable) -> Progress
                     changed = true;
                 }
             }
-            // Digits every completion uses: place one that has a single cell left.
+            // Digits every completion uses: place one that has a single cell left; when its
+            // cells share a row, column or box, no other cell of that unit can hold it.
             let mut must = must & keep;
             while must != 0 {
                 let bit = must & must.wrapping_neg();
                 must ^= bit;
-                let mut spot = None;
+                let mut spot = usize::MAX;
                 let mut spots = 0;
+                // Units (row, column, box) shared by every cell that can hold the digit.
+                let mut shared = [usize::MAX; 3];
                 for &i in cage {
-                    let c = frame[usize::from(i)];
+                    let i = usize::from(i);
+                    let c = frame[i];
                     if c & PLACED == 0 && c & bit != 0 {
+                        let units = [
+                            i / side,
+                            side + i % side,
+                            2 * side + usize::from(layout.cell_box[i]),
+                        ];
+                        for (have, unit) in shared.iter_mut().zip(units) {
+                            if spots == 0 {
+                                *have = unit;
+                            } else if *have != unit {
+                                *have = usize::MAX;
+                            }
+                        }
                         spots += 1;
-                        spot = Some(usize::from(i));
+                        spot = i;
                     }
                 }
-                match (spots, spot) {
-                    (0, _) => return Progress::Contradiction,
-                    (1, Some(i)) if frame[i] != bit => {
-                        frame[i] = bit;
-                        changed = true;
+                match spots {
+                    0 => return Progress::Contradiction,
+                    1 => {
+                        if frame[spot] != bit {
+                            frame[spot] = bit;
+                            changed = true;
+                        }
                     }
-                    _ => {}
+                    _ => {
+                        for unit in shared.into_iter().filter(|&u| u != usize::MAX) {
+                            for &j in &layout.units[unit * side..(unit + 1) * side] {
+                                let c = frame[usize::from(j)];
+                                if c & bit != 0 && c & PLACED == 0 && !cage.contains(&j) {
+                                    if c == bit {
+                                        return Progress::Contradiction;
+                                    }
+                                    frame[usize::from(j)] = c & !bit;
+                                    changed = true;
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
