@@ -298,6 +298,8 @@ pub struct VariantSolver {
     table: ComboTable,
     /// Candidate frames, `layout.cells` masks each; frame `d` is the state at guess depth `d`.
     frames: Vec<u32>,
+    /// Scratch for [`propagate`], one entry per cage (the 45-rule ones included).
+    cage_seen: Vec<u32>,
 }
 
 impl fmt::Debug for VariantSolver {
@@ -379,6 +381,8 @@ impl VariantSolver {
         if self.frames.len() < needed {
             self.frames.resize(needed, 0);
         }
+        self.cage_seen.clear();
+        self.cage_seen.resize(self.layout.cage_sums.len(), u32::MAX);
         let all = shape.all_digits();
         for (slot, &given) in self.frames[..cells].iter_mut().zip(puzzle.grid().raw()) {
             *slot = if given == 0 { all } else { 1 << (given - 1) };
@@ -402,10 +406,11 @@ impl VariantSolver {
             layout,
             table,
             frames,
+            cage_seen,
         } = self;
         loop {
             let (lo, hi) = (depth * cells, (depth + 1) * cells);
-            match propagate(&mut frames[lo..hi], layout, table) {
+            match propagate(&mut frames[lo..hi], layout, table, cage_seen) {
                 Progress::Solved => {
                     count += 1;
                     if first.is_none() {
@@ -478,7 +483,15 @@ fn solution_of(shape: Shape, frame: &[u32]) -> VariantSolution {
 }
 
 /// Runs the rules of the module docs to a fixed point on one frame.
-fn propagate(frame: &mut [u32], layout: &Layout, table: &ComboTable) -> Progress {
+///
+/// `cage_seen` is scratch, one entry per cage: what the cage looked like when last pruned.
+fn propagate(
+    frame: &mut [u32],
+    layout: &Layout,
+    table: &ComboTable,
+    cage_seen: &mut [u32],
+) -> Progress {
+    cage_seen.fill(u32::MAX);
     let side = layout.side;
     let all = layout.all;
     loop {
@@ -559,8 +572,10 @@ fn propagate(frame: &mut [u32], layout: &Layout, table: &ComboTable) -> Progress
             let cage = &layout.cage_cells
                 [layout.cage_start[k] as usize..layout.cage_start[k + 1] as usize];
             let (mut placed, mut placed_sum, mut open, mut empty) = (0u32, 0u32, 0u32, 0usize);
+            let mut candidates = 0u32;
             for &i in cage {
                 let c = frame[usize::from(i)];
+                candidates += (c & all).count_ones();
                 if c & PLACED != 0 {
                     let bit = c & all;
                     placed |= bit;
@@ -570,6 +585,14 @@ fn propagate(frame: &mut [u32], layout: &Layout, table: &ComboTable) -> Progress
                     empty += 1;
                 }
             }
+            // Within one call masks only shrink and cells only get placed, so this changes
+            // whenever the cage's cells do (removals move it by 64, placements by at most
+            // 25). Unchanged: the last look at this cage already did all it can.
+            let signature = candidates * 64 + (cage.len() - empty) as u32;
+            if cage_seen[k] == signature {
+                continue;
+            }
+            cage_seen[k] = signature;
             if empty == 0 {
                 if placed_sum != sum {
                     return Progress::Contradiction;
