@@ -291,7 +291,7 @@ impl Layout {
 
 /// A reusable exact solver for every shape, with or without cages. Keep one per thread: it
 /// owns the guess stack and the sum table, so reusing it means the search never allocates.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct VariantSolver {
     budget: u64,
     layout: Layout,
@@ -300,6 +300,13 @@ pub struct VariantSolver {
     frames: Vec<u32>,
     /// Scratch for [`propagate`], one entry per cage (the 45-rule ones included).
     cage_seen: Vec<u32>,
+}
+
+impl Default for VariantSolver {
+    /// Like [`VariantSolver::new`]: no budget (a derived default would mean a budget of 0).
+    fn default() -> Self {
+        VariantSolver::new()
+    }
 }
 
 impl fmt::Debug for VariantSolver {
@@ -320,7 +327,10 @@ impl VariantSolver {
     pub fn with_budget(guesses: u64) -> VariantSolver {
         VariantSolver {
             budget: guesses,
-            ..VariantSolver::default()
+            layout: Layout::default(),
+            table: ComboTable::default(),
+            frames: Vec::new(),
+            cage_seen: Vec::new(),
         }
     }
 

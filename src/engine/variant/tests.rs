@@ -137,6 +137,7 @@ fn empty_four_by_four_has_288_grids_and_reaches_any_lower_limit() {
 #[test]
 fn budget_exhaustion_gives_up() {
     let puzzle = VariantPuzzle::classic(Grid::empty(Shape::SIXTEEN)).unwrap();
+    assert_eq!(VariantSolver::default().budget(), u64::MAX);
     let mut solver = VariantSolver::with_budget(3);
     let gave_up = solver.count_solutions(&puzzle, 1_000_000).unwrap_err();
     assert_eq!(gave_up.stats.guesses, 3);
