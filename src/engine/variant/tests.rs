@@ -338,3 +338,20 @@ fn the_unit_total_rule_places_the_last_cell_of_a_row() {
     assert_eq!(first.grid().get(0, 8), Some(9));
     assert_solves(&puzzle, first.grid());
 }
+
+#[test]
+fn cages_that_break_a_run_of_rows_make_the_puzzle_impossible() {
+    // 6x6, rows 1-3 cut into six vertical triples: no cage lies inside one row or box, so
+    // only the rule on runs of rows sees that 6 x 12 = 72 is not 3 x 21 = 63.
+    let list = (0..6)
+        .map(|c| Cage {
+            sum: 12,
+            cells: vec![(0, c), (1, c), (2, c)],
+        })
+        .collect();
+    let cages = Cages::new(Shape::SIX, list).unwrap();
+    let puzzle = VariantPuzzle::killer(Grid::empty(Shape::SIX), cages).unwrap();
+    let counted = VariantSolver::new().count_solutions(&puzzle, 2).unwrap();
+    assert_eq!(counted.count, 0);
+    assert_eq!(counted.stats.guesses, 0);
+}
