@@ -252,25 +252,44 @@ macro_rules! update_changed {
 }
 
 impl State {
-    /// The state for `board`'s givens, or `None` if they contradict each other.
+    /// The state for `board`'s givens, or `None` if they contradict each other. Built in bulk
+    /// per digit, without a branch per cell: the givens of a digit take their rows, boxes and
+    /// columns from it at once, and all givens take their cells from the other digits.
     fn new(board: &Board) -> Option<State> {
+        // `given[value * 3 + band]`; value 0 (an empty cell) lands in a slot that is ignored.
+        let mut given = [0u32; 30];
+        for (band, cells) in board.raw().chunks_exact(27).enumerate() {
+            for (cell, &value) in cells.iter().enumerate() {
+                given[usize::from(value) * 3 + band] |= 1 << cell;
+            }
+        }
+        let given = &given[3..];
+        let mut all = [0u32; 3];
+        for digit in 0..9 {
+            for (band, all) in all.iter_mut().enumerate() {
+                *all |= given[digit * 3 + band];
+            }
+        }
         let mut state = State {
             cand: [BAND; 27],
             seen: [0; 27],
-            unsolved: [BAND; 3],
+            unsolved: [BAND & !all[0], BAND & !all[1], BAND & !all[2]],
             pairs: [0; 3],
         };
-        for (index, &value) in board.raw().iter().enumerate() {
-            if value == 0 {
-                continue;
+        let mut conflict = 0;
+        for digit in 0..9 {
+            let g = [given[digit * 3], given[digit * 3 + 1], given[digit * 3 + 2]];
+            for band in 0..3 {
+                let others = g[(band + 1) % 3] | g[(band + 2) % 3];
+                let taken =
+                    peers_of(g[band]) | (columns(others) * COLUMN_SPREAD) | (all[band] & !g[band]);
+                let cand = BAND & !taken;
+                conflict |= g[band] & !cand;
+                state.cand[digit * 3 + band] = cand;
             }
-            let (digit, band, cell) = (usize::from(value - 1), index / 27, index % 27);
-            if state.cand[digit * 3 + band] & (1 << cell) == 0 {
-                return None;
-            }
-            state.place(digit, band, cell);
         }
-        Some(state)
+        // A `Puzzle`'s givens never conflict; this still catches clashes within a column.
+        (conflict == 0).then_some(state)
     }
 
     /// Puts `digit` in `cell`: takes the digit out of the rest of the cell's row and box. The
