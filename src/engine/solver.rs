@@ -45,8 +45,8 @@ const COLUMN_SPREAD: u32 = 1 | 1 << 9 | 1 << 18;
 /// `MINI_ROWS[row bits]`: bit `k` is set when box column `k` of that row has a candidate.
 static MINI_ROWS: [u8; 512] = build_mini_rows();
 
-/// `BAND_FILTER[pattern]`, for a 9-bit pattern whose bit `3 * row + box` says that mini-row is
-/// non-empty: the 27-bit mask of the mini-rows that appear in some row-to-box permutation
+/// `BAND_FILTER[pattern]`, for a 9-bit pattern whose bit `3 * box + row` says that mini-row is
+/// non-empty (see [`mini_row_pattern`]): the 27-bit mask of the mini-rows that appear in some row-to-box permutation
 /// using only non-empty mini-rows. Zero means the digit cannot be placed in this band.
 static BAND_FILTER: [u32; 512] = build_band_filter();
 
@@ -93,7 +93,7 @@ const fn build_band_filter() -> [u32; 512] {
             let mut usable = true;
             let mut row = 0;
             while row < 3 {
-                usable &= pattern & (1 << (3 * row + boxes[row])) != 0;
+                usable &= pattern & (1 << (3 * boxes[row] + row)) != 0;
                 row += 1;
             }
             if usable {
@@ -195,6 +195,16 @@ fn peers_of(cells: u32) -> u32 {
         | usize::from(cells >> 18 != 0) << 2;
     let stacks = MINI_ROWS[columns(cells) as usize];
     (ROWS[rows] | BOXES[usize::from(stacks)]) & !cells
+}
+
+/// The 9-bit index of [`BAND_FILTER`] for a band mask: bit `3 * box + row` is set when that
+/// mini-row has a cell. Bit tricks rather than table look-ups, which would lengthen the chain
+/// of dependent loads in the band update: after the two ORs, bit `9 * row + 3 * box` stands for
+/// the mini-row, and the three shifts move the rows to interleaved positions.
+#[inline(always)]
+fn mini_row_pattern(mask: u32) -> usize {
+    let any = mask | mask >> 1 | mask >> 2;
+    ((any & 0o111) | ((any >> 8) & 0o222) | ((any >> 16) & 0o444)) as usize
 }
 
 /// True when `row` (non-zero) has exactly one bit set.
@@ -349,10 +359,7 @@ impl State {
     fn update_band<const D: usize, const B: usize>(&mut self) -> Result<(), Contradiction> {
         let i = D * 3 + B;
         let mut mask = self.cand[i];
-        let pattern = usize::from(MINI_ROWS[(mask & ROW) as usize])
-            | usize::from(MINI_ROWS[((mask >> 9) & ROW) as usize]) << 3
-            | usize::from(MINI_ROWS[(mask >> 18) as usize]) << 6;
-        mask &= BAND_FILTER[pattern];
+        mask &= BAND_FILTER[mini_row_pattern(mask)];
         if mask == 0 {
             return Err(Contradiction);
         }
@@ -717,11 +724,23 @@ mod tests {
     fn band_filter_keeps_a_full_band_and_rejects_an_empty_row() {
         assert_eq!(BAND_FILTER[0x1ff], BAND);
         // Rows 0 and 1 can only use box 0: no permutation.
-        assert_eq!(BAND_FILTER[0b111_001_001], 0);
+        assert_eq!(BAND_FILTER[mini_row_pattern(7 | 7 << 9 | 0o777 << 18)], 0);
         // Row 0 only box 0 -> rows 1 and 2 lose box 0.
-        let kept = BAND_FILTER[0b111_111_001];
+        let kept = BAND_FILTER[mini_row_pattern(7 | 0o777 << 9 | 0o777 << 18)];
         assert_eq!(kept & (7 << 9), 0);
         assert_eq!(kept & 7, 7);
+    }
+
+    #[test]
+    fn mini_row_pattern_has_one_bit_per_non_empty_mini_row() {
+        for row in 0..3 {
+            for bx in 0..3 {
+                for bits in 1..8u32 {
+                    let mask = bits << (9 * row + 3 * bx);
+                    assert_eq!(mini_row_pattern(mask), 1 << (3 * bx + row));
+                }
+            }
+        }
     }
 
     #[test]
