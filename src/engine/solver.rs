@@ -371,10 +371,11 @@ impl State {
         self.cand[D * 3 + (B + 2) % 3] &= keep;
 
         // The filter leaves every row non-empty, so one bit means the row is solved.
-        let single_rows = usize::from(one_bit(mask & ROW))
-            | usize::from(one_bit((mask >> 9) & ROW)) << 1
-            | usize::from(one_bit(mask >> 18)) << 2;
-        let solved = mask & ROWS[single_rows];
+        // Each row's test becomes all ones or zero, kept to the row's bits: no table load.
+        let single_rows = (u32::from(one_bit(mask & ROW)).wrapping_neg() & ROW)
+            | (u32::from(one_bit((mask >> 9) & ROW)).wrapping_neg() & (ROW << 9))
+            | (u32::from(one_bit(mask >> 18)).wrapping_neg() & (ROW << 18));
+        let solved = mask & single_rows;
         self.unsolved[B] &= !solved;
         for other in 0..9 {
             if other != D {
