@@ -117,6 +117,13 @@ pub async fn grade(
     State(app): State<AppState>,
     ApiJson(request): ApiJson<BoardRequest>,
 ) -> Result<Json<GradeResponse>, Problem> {
+    if request.cages.is_some() {
+        return Err(Problem::InvalidRequest {
+            detail: "grading covers classic 9x9 puzzles; cages are accepted by /solve and \
+                     /validate"
+                .to_string(),
+        });
+    }
     let puzzle = puzzle_of(&request.board)?;
     let timed = app
         .pool

@@ -19,6 +19,7 @@ pub mod problem;
 pub mod server;
 pub mod solve;
 pub mod validate;
+pub mod variant;
 pub mod wire;
 
 use std::process::ExitCode;

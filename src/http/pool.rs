@@ -119,6 +119,18 @@ impl SolvePool {
         .await
     }
 
+    /// Runs `job` on the pool with the search budget as its argument, for engines other than
+    /// the 9x9 [`Solver`]; refuses at once when full.
+    pub async fn run_with_budget<T, F>(&self, job: F) -> Result<Timed<T>, Problem>
+    where
+        F: FnOnce(u64) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let admission = self.admit()?;
+        let budget = self.budget;
+        self.spawn(admission, move || job(budget)).await
+    }
+
     /// Solves `items` in parallel on the pool's threads (the same CPU bound as single
     /// solves) under an admission already taken, and returns the answers in input order.
     pub async fn run_batch<I, T, F>(

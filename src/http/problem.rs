@@ -30,6 +30,12 @@ pub enum Problem {
     InvalidBoard(ParseError),
     /// Two or more givens clash.
     ConflictingGivens(Vec<Conflict>),
+    /// A board of another size (or with cages) is malformed; the detail says where.
+    InvalidVariantBoard(String),
+    /// Two or more givens clash on a board of another size: the conflicts and their text.
+    VariantConflicts(Vec<ConflictJson>, String),
+    /// The Killer cages are malformed (cell out of range, shared, impossible sum, ...).
+    InvalidCages(String),
     /// The givens obey the rules but no grid completes them.
     NoSolution,
     /// The search hit its budget before it knew the answer.
@@ -78,7 +84,9 @@ impl Problem {
         match self {
             Problem::InvalidJson { .. } => "invalid-json",
             Problem::InvalidRequest { .. } => "invalid-request",
-            Problem::InvalidBoard(_) => "invalid-board",
+            Problem::InvalidBoard(_) | Problem::InvalidVariantBoard(_) => "invalid-board",
+            Problem::VariantConflicts(..) => "conflicting-givens",
+            Problem::InvalidCages(_) => "invalid-cages",
             Problem::ConflictingGivens(_) => "conflicting-givens",
             Problem::NoSolution => "no-solution",
             Problem::BudgetExhausted(_) => "budget-exhausted",
@@ -98,6 +106,9 @@ impl Problem {
             Problem::InvalidJson { .. } => StatusCode::BAD_REQUEST,
             Problem::InvalidRequest { .. }
             | Problem::InvalidBoard(_)
+            | Problem::InvalidVariantBoard(_)
+            | Problem::VariantConflicts(..)
+            | Problem::InvalidCages(_)
             | Problem::ConflictingGivens(_)
             | Problem::NoSolution
             | Problem::BudgetExhausted(_) => StatusCode::UNPROCESSABLE_ENTITY,
@@ -116,7 +127,9 @@ impl Problem {
         match self {
             Problem::InvalidJson { .. } => "Request body is not valid JSON",
             Problem::InvalidRequest { .. } => "Request does not match the expected shape",
-            Problem::InvalidBoard(_) => "Board is malformed",
+            Problem::InvalidBoard(_) | Problem::InvalidVariantBoard(_) => "Board is malformed",
+            Problem::VariantConflicts(..) => "Board breaks the rules",
+            Problem::InvalidCages(_) => "Cages are malformed",
             Problem::ConflictingGivens(_) => "Board breaks the rules",
             Problem::NoSolution => "Puzzle has no solution",
             Problem::BudgetExhausted(_) => "Search budget exhausted",
@@ -137,6 +150,8 @@ impl Problem {
             | Problem::InvalidRequest { detail }
             | Problem::UnsupportedMediaType { detail } => detail.clone(),
             Problem::InvalidBoard(err) => err.to_string(),
+            Problem::InvalidVariantBoard(detail) | Problem::InvalidCages(detail) => detail.clone(),
+            Problem::VariantConflicts(_, detail) => detail.clone(),
             Problem::ConflictingGivens(conflicts) => conflicts
                 .iter()
                 .map(ToString::to_string)
@@ -184,6 +199,7 @@ impl Problem {
                 Problem::ConflictingGivens(conflicts) => {
                     Some(conflicts.iter().map(ConflictJson::from).collect())
                 }
+                Problem::VariantConflicts(conflicts, _) => Some(conflicts.clone()),
                 _ => None,
             },
             guesses: match self {

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::pool::SolvePool;
 use super::problem::Problem;
 use super::wire::{ApiJson, BoardRequest, BoardText};
-use super::AppState;
+use super::{variant, AppState};
 use crate::engine::{conflicts, Counted, GaveUp, Puzzle, Solution};
 
 #[derive(Debug, Serialize)]
@@ -59,6 +59,11 @@ pub async fn solve(
     State(app): State<AppState>,
     ApiJson(request): ApiJson<BoardRequest>,
 ) -> Result<Json<SolveResponse>, Problem> {
+    if variant::is_variant(&request.board, request.cages.as_ref()) {
+        return Ok(Json(
+            variant::solve(&app, &request.board, request.cages).await?,
+        ));
+    }
     let puzzle = puzzle_of(&request.board)?;
     let timed = app
         .pool

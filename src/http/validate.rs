@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::problem::Problem;
 use super::solve::within_budget;
 use super::wire::{ApiJson, BoardRequest, ConflictJson};
-use super::AppState;
+use super::{variant, AppState};
 use crate::engine::{validate as check, Puzzle};
 
 #[derive(Debug, Serialize)]
@@ -28,6 +28,11 @@ pub async fn validate(
     State(app): State<AppState>,
     ApiJson(request): ApiJson<BoardRequest>,
 ) -> Result<Json<ValidateResponse>, Problem> {
+    if variant::is_variant(&request.board, request.cages.as_ref()) {
+        return Ok(Json(
+            variant::validate(&app, &request.board, request.cages).await?,
+        ));
+    }
     let board = request.board.parse().map_err(Problem::InvalidBoard)?;
     let report = check(&board);
     let solutions = match Puzzle::new(board) {

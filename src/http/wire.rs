@@ -63,10 +63,13 @@ fn rejection_problem(rejection: JsonRejection, sent_type: Option<String>) -> Pro
     }
 }
 
-/// The body of `/solve` and `/validate`.
+/// The body of `/solve` and `/validate` (and, without cages, of `/grade`).
 #[derive(Debug, Clone, Deserialize)]
 pub struct BoardRequest {
     pub board: BoardText,
+    /// Killer Sudoku cages; `/solve` and `/validate` only.
+    #[serde(default)]
+    pub cages: Option<Vec<super::variant::CageJson>>,
 }
 
 /// A board as the client sent it, before parsing.
@@ -135,14 +138,14 @@ impl<'de> Deserialize<'de> for BoardText {
 }
 
 /// A cell position in JSON, 0-based.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct CellJson {
     pub row: usize,
     pub col: usize,
 }
 
 /// A repeated digit in JSON: `{"unit": "row", "index": 0, "digit": 5, "cells": [...]}`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConflictJson {
     pub unit: &'static str,
     pub index: usize,
