@@ -547,6 +547,38 @@ async fn slow_header_senders_are_cut_off() {
 }
 
 #[tokio::test]
+async fn a_request_over_its_time_limit_gets_a_timeout_problem() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = TestServer::with(ServeArgs {
+        request_timeout_ms: 300,
+        ..ServeArgs::default()
+    })
+    .await;
+    // Headers and half a body, then silence: the handler waits for the rest until the limit.
+    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    stream
+        .write_all(b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"board\": ")
+        .await
+        .unwrap();
+    let mut answer = vec![0u8; 4096];
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut answer))
+        .await
+        .expect("answered within the limit")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer[..read]);
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(
+        answer.contains("urn:sudoku-service:problem:timeout"),
+        "{answer}"
+    );
+    assert!(
+        answer.to_ascii_lowercase().contains("retry-after: 1"),
+        "{answer}"
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
 async fn in_flight_requests_finish_during_graceful_shutdown() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let server = TestServer::start().await;
