@@ -4,7 +4,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{client, rows, TestServer, HARD, SEED, SEED_SOLUTION};
+use common::{client, rows, send_raw, TestServer, HARD, SEED, SEED_SOLUTION};
 use reqwest::{header, Response, StatusCode};
 use serde_json::{json, Value};
 use sudoku_service::http::ServeArgs;
@@ -524,16 +524,13 @@ async fn overload_sheds_with_503_and_retry_after() {
 
 #[tokio::test]
 async fn slow_header_senders_are_cut_off() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncReadExt;
     let server = TestServer::with(ServeArgs {
         header_timeout_ms: 300,
         ..ServeArgs::default()
     })
     .await;
-    let mut slow = tokio::net::TcpStream::connect(server.addr).await.unwrap();
-    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
-        .await
-        .unwrap();
+    let mut slow = send_raw(server.addr, b"GET /healthz HTTP/1.1\r\nHost: x\r\n").await;
     let mut buf = Vec::new();
     let closed = tokio::time::timeout(Duration::from_secs(5), slow.read_to_end(&mut buf)).await;
     assert!(
@@ -548,18 +545,18 @@ async fn slow_header_senders_are_cut_off() {
 
 #[tokio::test]
 async fn a_request_over_its_time_limit_gets_a_timeout_problem() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncReadExt;
     let server = TestServer::with(ServeArgs {
         request_timeout_ms: 300,
         ..ServeArgs::default()
     })
     .await;
     // Headers and half a body, then silence: the handler waits for the rest until the limit.
-    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
-    stream
-        .write_all(b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"board\": ")
-        .await
-        .unwrap();
+    let mut stream = send_raw(
+        server.addr,
+        b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"board\": ",
+    )
+    .await;
     let mut answer = vec![0u8; 4096];
     let read = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut answer))
         .await
@@ -583,13 +580,12 @@ async fn in_flight_requests_finish_during_graceful_shutdown() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let server = TestServer::start().await;
     let body = format!("{{\"board\": \"{SEED}\"}}");
-    let mut stream = tokio::net::TcpStream::connect(server.addr).await.unwrap();
     let head = format!(
-        "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
+        "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{}",
+        body.len(),
+        &body[..10]
     );
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(&body.as_bytes()[..10]).await.unwrap();
+    let mut stream = send_raw(server.addr, head.as_bytes()).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
     let shutdown = tokio::spawn(server.shutdown());
     tokio::time::sleep(Duration::from_millis(100)).await;

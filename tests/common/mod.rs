@@ -75,6 +75,15 @@ pub fn client() -> reqwest::Client {
         .unwrap()
 }
 
+/// Opens a raw TCP connection and sends `bytes`: for requests no client library sends on
+/// purpose (unfinished headers or bodies).
+pub async fn send_raw(addr: SocketAddr, bytes: &[u8]) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(bytes).await.unwrap();
+    stream
+}
+
 /// Rows of a one-line board.
 pub fn rows(line: &str) -> Vec<String> {
     line.as_bytes()
