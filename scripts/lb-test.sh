@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Three release replicas behind nginx on loopback, with deploy/nginx.conf's directives (the
+# compose upstream `sudoku:8080` becomes three 127.0.0.1 ports). Drives load through nginx and
+#   (a) rolls a replica: SIGTERM, wait for exit, start it again - no client may see a failure;
+#   (b) SIGKILLs a replica mid-load - failures are counted and reported;
+#   (c) compares throughput through the balancer with one replica direct.
+# Bounded in time (about 6 x SECONDS), loopback only. usage: scripts/lb-test.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-8}
+ports=(18611 18612 18613)
+lb_port=18610
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+command -v nginx >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light >/dev/null; }
+cargo build --quiet --release --bin sudoku-service
+
+work=$(mktemp -d)
+declare -A pid
+cleanup() {
+  for p in "${pid[@]}"; do kill "$p" 2>/dev/null || true; done
+  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+start_replica() { # port
+  RUST_LOG=warn target/release/sudoku-service serve --host 127.0.0.1 --port "$1" \
+    --shutdown-delay-ms 1500 2>>"$work/replica-$1.log" &
+  pid[$1]=$!
+  for _ in $(seq 1 100); do
+    curl -fs -o /dev/null -m 1 "http://127.0.0.1:$1/readyz" && return 0
+    sleep 0.05
+  done
+  echo "replica $1 did not start"; exit 1
+}
+for p in "${ports[@]}"; do start_replica "$p"; done
+
+# deploy/nginx.conf, adapted: loopback upstreams, no Docker DNS, files in the work folder.
+servers=""
+for p in "${ports[@]}"; do servers+="        server 127.0.0.1:$p max_fails=2 fail_timeout=2s;\n"; done
+sed -e "s|^\( *\)server sudoku:8080.*|$servers|" \
+    -e '/resolver 127.0.0.11/d' \
+    -e "s|listen 8080;|listen 127.0.0.1:$lb_port;|" \
+    -e "s|^events {|pid $work/nginx.pid;\nerror_log $work/nginx-error.log warn;\nevents {|" \
+    -e "s|^http {|http {\n    client_body_temp_path $work;\n    proxy_temp_path $work;|" \
+    deploy/nginx.conf >"$work/nginx.conf"
+nginx -t -q -c "$work/nginx.conf" -p "$work"
+nginx -c "$work/nginx.conf" -p "$work"
+
+head -n 5000 ../shared/data/puzzles_17_clue.txt | awk '{ printf "{\"board\":\"%s\"}\n", $0 }' >"$work/bodies.jsonl"
+load() { # url seconds
+  wrk -t 2 -c 32 -d "${2}s" --timeout 5s -s scripts/wrk-bodies.lua "$1" -- "$work/bodies.jsonl" |
+    grep '^RESULT'
+}
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+lost() { # RESULT line -> requests not answered 200
+  local r=$1 ok
+  ok=$(field statuses "$r" | tr ',' '\n' | sed -n 's/^200=//p')
+  echo $(( $(field requests "$r") - ${ok:-0} + $(field connect_err "$r") + $(field read_err "$r") \
+    + $(field write_err "$r") + $(field timeout_err "$r") ))
+}
+
+echo "== (c) throughput: through nginx vs one replica direct (${secs}s each)"
+via=$(load "http://127.0.0.1:$lb_port/solve" "$secs")
+direct=$(load "http://127.0.0.1:${ports[0]}/solve" "$secs")
+echo "   via nginx:  $via"
+echo "   direct:     $direct"
+awk -v a="$(field rps "$via")" -v b="$(field rps "$direct")" \
+  'BEGIN { printf "   ratio via nginx / one replica direct: %.2f\n", a / b }'
+
+echo "== (a) rolling restart of every replica under load"
+load "http://127.0.0.1:$lb_port/solve" "$((secs + 12))" >"$work/rolling" &
+loader=$!
+sleep 1
+for p in "${ports[@]}"; do
+  kill -TERM "${pid[$p]}"
+  code=0; wait "${pid[$p]}" || code=$?
+  [ "$code" = 0 ] || fail "replica $p exited $code after SIGTERM"
+  start_replica "$p"
+  # Longer than nginx's fail_timeout, so the restarted replica is back before the next goes.
+  sleep 3
+done
+wait "$loader"
+r=$(cat "$work/rolling")
+echo "   $r"
+echo "   failed requests seen by the client: $(lost "$r")"
+[ "$(lost "$r")" = 0 ] || fail "requests failed during the rolling restart"
+
+echo "== (b) SIGKILL one replica under load"
+load "http://127.0.0.1:$lb_port/solve" "$secs" >"$work/kill" &
+loader=$!
+sleep 1
+kill -KILL "${pid[${ports[2]}]}"
+wait "${pid[${ports[2]}]}" 2>/dev/null || true
+unset "pid[${ports[2]}]"
+wait "$loader"
+r=$(cat "$work/kill")
+echo "   $r"
+echo "   failed requests seen by the client: $(lost "$r") (nginx retries connect errors on the others)"
+
+if [ "$failures" -gt 0 ]; then echo "lb-test: $failures check(s) failed"; exit 1; fi
+echo "lb-test: passed"
