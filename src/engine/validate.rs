@@ -73,15 +73,26 @@ pub struct Conflict {
 
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "digit {} repeats in {}: ", self.digit, self.unit)?;
-        for (i, pos) in self.cells.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" and ")?;
-            }
-            write!(f, "{pos}")?;
-        }
-        Ok(())
+        write_conflict(f, self.digit, self.unit, &self.cells)
     }
+}
+
+/// "digit 5 repeats in row 1: row 1, column 2 and row 1, column 7": the one wording of a
+/// conflict, shared by the 9x9 [`Conflict`] and the other sizes' conflicts.
+pub(crate) fn write_conflict<D: fmt::Display, C: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    digit: D,
+    unit: Unit,
+    cells: &[C],
+) -> fmt::Result {
+    write!(f, "digit {digit} repeats in {unit}: ")?;
+    for (i, cell) in cells.iter().enumerate() {
+        if i > 0 {
+            f.write_str(" and ")?;
+        }
+        write!(f, "{cell}")?;
+    }
+    Ok(())
 }
 
 impl std::error::Error for Conflict {}

@@ -34,11 +34,9 @@ pub fn puzzle_of(board: &BoardText) -> Result<Puzzle, Problem> {
     Puzzle::new(board).map_err(|_| Problem::ConflictingGivens(conflicts(&board)))
 }
 
-/// A search that ran out of budget becomes its problem (and is counted for `/metrics`).
-pub fn within_budget(
-    counted: Result<Counted, GaveUp>,
-    pool: &SolvePool,
-) -> Result<Counted, Problem> {
+/// A search that ran out of budget becomes its problem (and is counted for `/metrics`), for
+/// either engine's result.
+pub fn within_budget<T>(counted: Result<T, GaveUp>, pool: &SolvePool) -> Result<T, Problem> {
     counted.map_err(|gave_up| {
         pool.note_budget_exhausted();
         Problem::BudgetExhausted(gave_up)

@@ -9,7 +9,7 @@ use std::time::Instant;
 use serde::Deserialize;
 
 use super::problem::Problem;
-use super::solve::{SolveResponse, SolveStats};
+use super::solve::{within_budget, SolveResponse, SolveStats};
 use super::validate::ValidateResponse;
 use super::wire::{BoardText, CellJson, ConflictJson};
 use super::AppState;
@@ -112,11 +112,7 @@ async fn count(app: &AppState, puzzle: VariantPuzzle) -> Result<(VariantCounted,
         })
         .await?;
     let (counted, micros) = timed.value;
-    let counted = counted.map_err(|gave_up| {
-        app.pool.note_budget_exhausted();
-        Problem::BudgetExhausted(gave_up)
-    })?;
-    Ok((counted, micros))
+    Ok((within_budget(counted, &app.pool)?, micros))
 }
 
 pub async fn solve(

@@ -211,14 +211,7 @@ pub struct VariantConflict {
 
 impl fmt::Display for VariantConflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "digit {} repeats in {}: ", self.digit, self.unit)?;
-        for (i, pos) in self.cells.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" and ")?;
-            }
-            write!(f, "{pos}")?;
-        }
-        Ok(())
+        crate::engine::validate::write_conflict(f, self.digit, self.unit, &self.cells)
     }
 }
 
