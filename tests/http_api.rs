@@ -505,14 +505,7 @@ async fn overload_sheds_with_503_and_retry_after() {
         "64 concurrent solves on one slot with no queue must shed some"
     );
     // Health and metrics are never behind the limiter; the pool recovers at once.
-    let text = c
-        .get(server.url("/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = server.get_text("/metrics").await;
     assert!(
         text.contains(&format!("solves_rejected_total {shed}")),
         "{text}"

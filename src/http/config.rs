@@ -63,6 +63,16 @@ pub struct ServeArgs {
     /// Longest wait for in-flight requests after the listener is closed.
     #[arg(long, env = "SUDOKU_DRAIN_TIMEOUT_SECS", default_value_t = 30)]
     pub drain_timeout_secs: u64,
+    /// Serve the playground page at `/` (and its script and style). Off for deployments that
+    /// want nothing but the API on the wire.
+    #[arg(
+        long,
+        env = "SUDOKU_PLAYGROUND",
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub playground: bool,
 }
 
 impl ServeArgs {
@@ -114,6 +124,34 @@ impl Default for ServeArgs {
             log_format: LogFormat::Text,
             shutdown_delay_ms: 0,
             drain_timeout_secs: 30,
+            playground: true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<ServeArgs, clap::Error> {
+        Cli::try_parse_from(std::iter::once("sudoku-service").chain(args.iter().copied()))
+            .map(|cli| cli.serve)
+    }
+
+    #[test]
+    fn the_playground_switch_takes_the_usual_spellings() {
+        assert!(parse(&[]).unwrap().playground);
+        for off in ["false", "no", "0", "off"] {
+            assert!(!parse(&["--playground", off]).unwrap().playground, "{off}");
+        }
+        assert!(parse(&["--playground", "yes"]).unwrap().playground);
+        assert!(parse(&["--playground", "maybe"]).is_err());
     }
 }

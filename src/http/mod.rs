@@ -3,7 +3,8 @@
 //!
 //! * [`app`] builds the router with its middleware; [`run`] binds, serves and shuts down.
 //! * One file per endpoint group: [`solve`], [`batch`], [`validate`], [`logic`] (grade, hint,
-//!   candidates), [`generate`], [`ops`] (health, metrics, spec).
+//!   candidates), [`generate`], [`ops`] (health, metrics, spec), [`playground`] (the page at
+//!   `/`, its files compiled in from `web/`).
 //! * [`problem`]: the RFC 9457 error type every failure becomes.
 //! * [`pool`]: the bounded CPU pool solves run on. [`metrics`], [`observe`]: what operators see.
 
@@ -14,6 +15,7 @@ pub mod logic;
 pub mod metrics;
 pub mod observe;
 pub mod ops;
+pub mod playground;
 pub mod pool;
 pub mod problem;
 pub mod server;
@@ -65,7 +67,7 @@ impl AppState {
 /// The service's router with all middleware, outermost first: CORS, request observation
 /// (id, span, timeout, problem+json for every error, metrics, log), body limit.
 pub fn app(state: AppState, args: &ServeArgs) -> Router {
-    Router::new()
+    let api = Router::new()
         .route("/solve", post(solve::solve))
         .route(
             "/solve/batch",
@@ -79,7 +81,13 @@ pub fn app(state: AppState, args: &ServeArgs) -> Router {
         .route("/healthz", get(ops::healthz))
         .route("/readyz", get(ops::readyz))
         .route("/metrics", get(ops::metrics))
-        .route("/openapi.yaml", get(ops::openapi))
+        .route("/openapi.yaml", get(ops::openapi));
+    let routes = if args.playground {
+        api.merge(playground::routes())
+    } else {
+        api
+    };
+    routes
         .layer(DefaultBodyLimit::max(args.body_limit))
         .layer(middleware::from_fn_with_state(
             state.clone(),

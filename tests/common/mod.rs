@@ -57,6 +57,18 @@ impl TestServer {
         format!("{}{path}", self.base)
     }
 
+    /// GET `path` and return the body, whatever the status.
+    pub async fn get_text(&self, path: &str) -> String {
+        client()
+            .get(self.url(path))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
     /// Triggers the graceful shutdown and waits for the server to finish draining.
     pub async fn shutdown(mut self) {
         if let Some(stop) = self.stop.take() {

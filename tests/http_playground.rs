@@ -1,0 +1,95 @@
+//! The playground page over real HTTP: what a browser fetches, and the switch that removes it.
+//! The page's behaviour is tested in headless Chromium by `scripts/browser-test.sh`.
+
+mod common;
+
+use common::TestServer;
+use reqwest::header;
+use sudoku_service::http::ServeArgs;
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served_with_a_strict_policy() {
+    let server = TestServer::start().await;
+    let client = reqwest::Client::new();
+    let page = client.get(server.url("/")).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let csp = page.headers()[header::CONTENT_SECURITY_POLICY]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"));
+    assert_eq!(page.headers()[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    assert_eq!(
+        page.headers()[header::CONTENT_TYPE],
+        "text/html; charset=utf-8"
+    );
+    let html = page.text().await.unwrap();
+
+    // Everything the page links to is served, with the type a browser insists on under nosniff.
+    for (path, content_type) in [
+        ("/playground.js", "text/javascript; charset=utf-8"),
+        ("/playground.css", "text/css; charset=utf-8"),
+        ("/openapi.yaml", "application/yaml"),
+    ] {
+        assert!(
+            html.contains(&format!("\"{path}\"")),
+            "the page links {path}"
+        );
+        let asset = client.get(server.url(path)).send().await.unwrap();
+        assert_eq!(asset.status(), 200, "{path}");
+        assert_eq!(
+            asset.headers()[header::CONTENT_TYPE],
+            content_type,
+            "{path}"
+        );
+    }
+    // No inline script or style, which the policy would block.
+    assert!(!html.contains("<script>") && !html.contains("<style") && !html.contains(" style="));
+
+    let head = client.head(server.url("/")).send().await.unwrap();
+    assert_eq!(head.status(), 200);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_script_calls_only_endpoints_that_exist() {
+    let server = TestServer::start().await;
+    let client = reqwest::Client::new();
+    let script = server.get_text("/playground.js").await;
+    let paths: Vec<&str> = script
+        .split("path: '")
+        .skip(1)
+        .filter_map(|rest| rest.split('\'').next())
+        .collect();
+    assert_eq!(
+        paths,
+        ["/solve", "/validate", "/hint", "/candidates", "/generate"]
+    );
+    for path in paths {
+        let response = client
+            .post(server.url(path))
+            .json(&serde_json::json!({"board": common::SEED, "difficulty": "easy", "seed": 1}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn operators_can_turn_the_playground_off() {
+    let args = ServeArgs {
+        playground: false,
+        ..ServeArgs::default()
+    };
+    let server = TestServer::with(args).await;
+    let client = reqwest::Client::new();
+    for path in ["/", "/playground.js", "/playground.css"] {
+        let response = client.get(server.url(path)).send().await.unwrap();
+        assert_eq!(response.status(), 404, "{path}");
+    }
+    let health = client.get(server.url("/healthz")).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+    server.shutdown().await;
+}

@@ -1,0 +1,490 @@
+// The playground: a 9x9 grid in front of the HTTP API. It keeps the board in `cells`, sends
+// it to the service exactly as a curl user would, and shows what came back: the solution,
+// the highlighted cells of a conflict or a hint, pencil marks, or the problem+json error.
+// Plain script, no framework and no build step, so the binary can embed it as it is.
+'use strict';
+
+const SIZE = 9;
+const EMPTY = 0;
+const PROBLEM_PREFIX = 'urn:sudoku-service:problem:';
+
+/** One entry per cell, row by row: the digit (0 when empty) and whether it is a given. */
+const cells = Array.from({ length: SIZE * SIZE }, () => ({ digit: EMPTY, given: false }));
+/** Cells filled in by the last Solve; they keep their colour until the board changes. */
+let solvedCells = new Set();
+/** Pencil marks from the last Candidates call, by cell index; cleared when the board changes. */
+let marks = null;
+/** The action whose curl command is on show; it follows the board as it changes. */
+let lastAction = 'solve';
+/** The cell that takes focus when the grid is tabbed into (roving tabindex). */
+let activeIndex = 0;
+
+const $ = (id) => document.getElementById(id);
+const inputs = [];
+const cellBoxes = [];
+
+// ---------------------------------------------------------------- the grid
+
+function buildGrid() {
+  const grid = $('grid');
+  for (let index = 0; index < SIZE * SIZE; index++) {
+    const row = Math.floor(index / SIZE);
+    const col = index % SIZE;
+    const box = document.createElement('div');
+    box.className = `cell row-${row} col-${col}`;
+    const input = document.createElement('input');
+    input.type = 'text';
+    input.inputMode = 'numeric';
+    input.autocomplete = 'off';
+    input.maxLength = 1;
+    input.tabIndex = index === activeIndex ? 0 : -1;
+    input.setAttribute('aria-label', `row ${row + 1}, column ${col + 1}`);
+    input.dataset.index = String(index);
+    input.addEventListener('keydown', onCellKey);
+    input.addEventListener('input', onCellInput);
+    input.addEventListener('focus', () => moveFocus(index, false));
+    input.addEventListener('paste', onCellPaste);
+    const pencil = document.createElement('div');
+    pencil.className = 'marks';
+    pencil.setAttribute('aria-hidden', 'true');
+    box.append(input, pencil);
+    grid.append(box);
+    inputs.push(input);
+    cellBoxes.push(box);
+  }
+}
+
+function moveFocus(index, focus = true) {
+  inputs[activeIndex].tabIndex = -1;
+  activeIndex = index;
+  inputs[index].tabIndex = 0;
+  if (focus) inputs[index].focus();
+}
+
+const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+function onCellKey(event) {
+  const index = Number(event.target.dataset.index);
+  if (event.ctrlKey || event.metaKey || event.altKey) return; // leave copy/paste shortcuts alone
+  if (ARROWS[event.key]) {
+    const [dr, dc] = ARROWS[event.key];
+    const row = (Math.floor(index / SIZE) + dr + SIZE) % SIZE;
+    const col = ((index % SIZE) + dc + SIZE) % SIZE;
+    moveFocus(row * SIZE + col);
+    event.preventDefault();
+  } else if (event.key === 'Home' || event.key === 'End') {
+    const rowStart = index - (index % SIZE);
+    moveFocus(event.key === 'Home' ? rowStart : rowStart + SIZE - 1);
+    event.preventDefault();
+  } else if (/^[1-9]$/.test(event.key)) {
+    enter(index, Number(event.key));
+    event.preventDefault();
+  } else if (['Backspace', 'Delete', '0', '.', ' '].includes(event.key)) {
+    enter(index, EMPTY);
+    event.preventDefault();
+  } else if (event.key.length === 1) {
+    event.preventDefault(); // any other character is not a Sudoku digit
+  }
+}
+
+/** Phone keyboards often send no usable key code: read what the input now holds instead. */
+function onCellInput(event) {
+  const index = Number(event.target.dataset.index);
+  const typed = event.target.value.slice(-1);
+  enter(index, /^[1-9]$/.test(typed) ? Number(typed) : EMPTY);
+}
+
+/** Pasting a whole puzzle into any cell loads it, like the paste box does. */
+function onCellPaste(event) {
+  const text = (event.clipboardData || window.clipboardData).getData('text');
+  event.preventDefault();
+  if (text.trim().length > 1) {
+    loadText(text);
+  } else if (/^[1-9]$/.test(text.trim())) {
+    enter(Number(event.target.dataset.index), Number(text.trim()));
+  }
+}
+
+function enter(index, digit) {
+  if (cells[index].given) {
+    render();
+    say('info', 'That cell is a given. Use Clear all, or edit the paste box and press Load, to change the puzzle.');
+    return;
+  }
+  cells[index].digit = digit;
+  boardChanged();
+}
+
+/** Anything that changes the board makes old highlights and marks stale. */
+function boardChanged() {
+  solvedCells = new Set();
+  marks = null;
+  clearHighlights();
+  render();
+  showCurl();
+}
+
+function render() {
+  cells.forEach((cell, index) => {
+    const input = inputs[index];
+    input.value = cell.digit === EMPTY ? '' : String(cell.digit);
+    input.readOnly = cell.given;
+    input.setAttribute('aria-readonly', String(cell.given));
+    const box = cellBoxes[index];
+    box.classList.toggle('given', cell.given);
+    box.classList.toggle('solved', solvedCells.has(index));
+    const pencil = box.querySelector('.marks');
+    pencil.replaceChildren();
+    if (marks && cell.digit === EMPTY) {
+      for (let digit = 1; digit <= SIZE; digit++) {
+        const span = document.createElement('span');
+        span.textContent = marks[index].includes(digit) ? String(digit) : '';
+        pencil.append(span);
+      }
+      input.setAttribute('aria-description', `candidates ${marks[index].join(' ')}`);
+    } else {
+      input.removeAttribute('aria-description');
+    }
+  });
+}
+
+function clearHighlights() {
+  for (const box of cellBoxes) box.classList.remove('conflict', 'hint', 'target');
+}
+
+function highlight(positions, className) {
+  for (const { row, col } of positions) {
+    if (row >= 0 && row < SIZE && col >= 0 && col < SIZE) {
+      cellBoxes[row * SIZE + col].classList.add(className);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- board <-> text
+
+/** The board as the API's rows form: 9 strings of 9, '.' for an empty cell. */
+function rowsOf(pick) {
+  const rows = [];
+  for (let row = 0; row < SIZE; row++) {
+    let text = '';
+    for (let col = 0; col < SIZE; col++) {
+      const cell = cells[row * SIZE + col];
+      text += pick(cell) ? String(cell.digit) : '.';
+    }
+    rows.push(text);
+  }
+  return rows;
+}
+const boardRows = () => rowsOf((cell) => cell.digit !== EMPTY);
+const givenRows = () => rowsOf((cell) => cell.given);
+const hasGivens = () => cells.some((cell) => cell.given);
+const hasEntries = () => cells.some((cell) => !cell.given && cell.digit !== EMPTY);
+
+/**
+ * Reads what a person pastes: 81 cells as one line or 9 lines (spaces ignored), or JSON as the
+ * API takes it ({"board": ...}, an array of 9 rows, or a string). Throws a sentence on failure.
+ */
+function parsePuzzle(text) {
+  let source = text.trim();
+  if (source === '') throw new Error('The paste box is empty: paste 81 characters, one per cell.');
+  if (/^[[{"]/.test(source)) {
+    let value;
+    try {
+      value = JSON.parse(source);
+    } catch (error) {
+      throw new Error(`That looks like JSON but does not parse: ${error.message}`);
+    }
+    if (value && typeof value === 'object' && !Array.isArray(value)) value = value.board;
+    if (Array.isArray(value) && value.every((row) => typeof row === 'string')) {
+      source = value.join('');
+    } else if (typeof value === 'string') {
+      source = value;
+    } else {
+      throw new Error('In JSON, the board is a string of 81 characters or an array of 9 row strings.');
+    }
+  }
+  const compact = source.replace(/\s+/g, '');
+  const bad = compact.search(/[^0-9.]/);
+  if (bad >= 0 && bad < SIZE * SIZE) {
+    throw new Error(`Row ${Math.floor(bad / SIZE) + 1}, column ${(bad % SIZE) + 1}: '${compact[bad]}' is not a digit 1-9 or an empty cell ('.' or '0').`);
+  }
+  if (compact.length !== SIZE * SIZE) {
+    throw new Error(`A puzzle has 81 cells; this has ${compact.length}.`);
+  }
+  return Array.from(compact, (ch) => (ch === '.' ? EMPTY : Number(ch)));
+}
+
+/** Loads a puzzle: its digits become givens, and every earlier entry goes. */
+function loadDigits(digits) {
+  digits.forEach((digit, index) => {
+    cells[index].digit = digit;
+    cells[index].given = digit !== EMPTY;
+  });
+  boardChanged();
+}
+
+function loadText(text) {
+  try {
+    const digits = parsePuzzle(text);
+    loadDigits(digits);
+    const givens = digits.filter((d) => d !== EMPTY).length;
+    say('info', `Loaded a puzzle with ${givens} givens.`);
+  } catch (error) {
+    say('error', error.message);
+  }
+}
+
+// ---------------------------------------------------------------- requests
+
+/** The request each action sends for the board as it is now. */
+const ACTIONS = {
+  solve: () => ({ path: '/solve', body: { board: boardRows() } }),
+  validate: () => ({ path: '/validate', body: { board: boardRows() } }),
+  hint: () => ({
+    path: '/hint',
+    body: hasGivens() && hasEntries() ? { board: boardRows(), givens: givenRows() } : { board: boardRows() },
+  }),
+  candidates: () => ({
+    path: '/candidates',
+    body: $('techniques').checked ? { board: boardRows(), techniques: true } : { board: boardRows() },
+  }),
+  generate: () => ({ path: '/generate', body: { difficulty: $('difficulty').value, format: 'rows' } }),
+};
+
+const shellQuote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+function curlCommand({ path, body }) {
+  return `curl -s ${shellQuote(location.origin + path)} -H 'Content-Type: application/json' -d ${shellQuote(JSON.stringify(body))}`;
+}
+
+function showCurl() {
+  $('curl').textContent = curlCommand(ACTIONS[lastAction]());
+}
+
+let busy = false;
+
+/** Sends one action's request; returns the parsed body on 2xx, or null after saying what went wrong. */
+async function call(action) {
+  if (busy) return null;
+  lastAction = action;
+  const request = ACTIONS[action]();
+  $('curl').textContent = curlCommand(request);
+  setBusy(true);
+  const started = performance.now();
+  try {
+    let response;
+    try {
+      response = await fetch(request.path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify(request.body),
+      });
+    } catch (error) {
+      say('error', `Could not reach the service (${error.message}). Is it still running?`);
+      $('response').textContent = String(error);
+      return null;
+    }
+    const elapsed = (performance.now() - started).toFixed(1);
+    const text = await response.text();
+    let body = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: shown raw below */
+    }
+    const shown = body === null ? text : JSON.stringify(body, null, 2);
+    $('response').textContent = `HTTP ${response.status} ${response.statusText} · ${elapsed} ms\n${shown}`;
+    if (response.ok && body !== null) return body;
+    showProblem(response, body);
+    return null;
+  } finally {
+    setBusy(false);
+  }
+}
+
+function setBusy(on) {
+  busy = on;
+  for (const id of ['solve', 'validate', 'hint', 'candidates', 'generate']) $(id).disabled = on;
+}
+
+/** What each problem type means for the person at the grid, beyond the server's own detail. */
+const PROBLEM_ADVICE = {
+  'invalid-board': 'Fix the highlighted cell.',
+  'conflicting-givens': 'The highlighted cells repeat a digit; change one of them.',
+  'no-solution': 'No digit arrangement completes this board; an entry or a given is wrong. Validate to check for repeats, or Hint for the first wrong entry.',
+  'budget-exhausted': 'This board needs more search than one request may use. Add givens, or check it with Validate.',
+  overloaded: 'The service is busy.',
+  timeout: 'The request took too long.',
+  'shutting-down': 'This server is restarting.',
+  'body-too-large': 'The request is larger than the service accepts.',
+};
+
+function showProblem(response, problem) {
+  if (!problem || typeof problem !== 'object') {
+    say('error', `The service answered HTTP ${response.status} without a JSON body.`);
+    return;
+  }
+  const kind = typeof problem.type === 'string' && problem.type.startsWith(PROBLEM_PREFIX)
+    ? problem.type.slice(PROBLEM_PREFIX.length)
+    : '';
+  clearHighlights();
+  if (Number.isInteger(problem.row) && Number.isInteger(problem.col)) {
+    highlight([{ row: problem.row, col: problem.col }], 'conflict');
+  }
+  for (const conflict of problem.conflicts || []) highlight(conflict.cells, 'conflict');
+  const parts = [problem.detail || problem.title || `HTTP ${response.status}`];
+  if (PROBLEM_ADVICE[kind]) parts.push(PROBLEM_ADVICE[kind]);
+  const retry = response.headers.get('Retry-After');
+  if (retry) parts.push(`Try again in ${retry} s.`);
+  say('error', `${problem.title || 'Error'}: ${parts.join(' ')}`, `${response.status} ${problem.type || ''}`);
+}
+
+/** The message line under the grid; `kind` is info, ok or error. */
+function say(kind, text, type = '') {
+  const message = $('message');
+  message.className = `message ${kind}`;
+  message.textContent = text;
+  if (type) {
+    const small = document.createElement('span');
+    small.className = 'type';
+    small.textContent = type;
+    message.append(small);
+  }
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+// ---------------------------------------------------------------- the actions
+
+async function solve() {
+  const result = await call('solve');
+  if (!result) return;
+  const digits = result.solution.join('');
+  const filled = new Set();
+  cells.forEach((cell, index) => {
+    if (cell.digit === EMPTY) filled.add(index);
+    cell.digit = Number(digits[index]);
+  });
+  marks = null;
+  clearHighlights();
+  solvedCells = filled;
+  render();
+  showCurl();
+  const uniqueness = result.unique ? 'the only solution' : 'one of several solutions';
+  say('ok', `Solved: ${uniqueness}, ${plural(filled.size, 'cell')} filled, ${plural(result.stats.guesses, 'guess')} in ${result.stats.micros} µs.`);
+}
+
+function describeConflict(conflict) {
+  return `${conflict.digit} repeats in ${conflict.unit} ${conflict.index + 1}`;
+}
+
+async function validate() {
+  const result = await call('validate');
+  if (!result) return;
+  clearHighlights();
+  if (!result.valid) {
+    for (const conflict of result.conflicts) highlight(conflict.cells, 'conflict');
+    const list = result.conflicts.map(describeConflict).join('; ');
+    say('error', `Not valid, ${plural(result.conflicts.length, 'conflict')}: ${list}.`);
+  } else if (result.solved) {
+    say('ok', 'Solved: every row, column and box holds 1-9 once.');
+  } else if (result.solutions === 0) {
+    say('error', 'No repeats, but this board can no longer be completed: an entry or a given is wrong. Hint names the first wrong entry.');
+  } else {
+    const count = result.solutions === 1 ? 'exactly one solution' : 'more than one solution';
+    say('ok', `Valid so far, no repeats; the board has ${count}.`);
+  }
+}
+
+async function hint() {
+  const result = await call('hint');
+  if (!result) return;
+  clearHighlights();
+  if (result.conflict) highlight(result.conflict.cells, 'conflict');
+  if (result.kind === 'mistake' && result.cell) highlight([result.cell], 'conflict');
+  if (result.step) {
+    highlight(result.step.cells, 'hint');
+    highlight(result.step.placements, 'target');
+    highlight(result.step.eliminations, 'target');
+  }
+  if (result.kind === 'guess' && result.cell) highlight([result.cell], 'target');
+  const first = (result.setup || []).map((step) => step.explanation);
+  const setup = first.length ? ` First, eliminations to make: ${first.join(' ')}` : '';
+  const kind = ['conflict', 'mistake', 'unsolvable'].includes(result.kind) ? 'error' : 'info';
+  say(kind, `${result.explanation}${setup}`);
+}
+
+async function candidates() {
+  const result = await call('candidates');
+  if (!result) return;
+  clearHighlights();
+  marks = result.candidates.flat();
+  render();
+  const open = marks.filter((m, index) => cells[index].digit === EMPTY).length;
+  const how = result.techniques ? 'after every elimination technique' : 'after basic eliminations';
+  say('info', `Pencil marks for ${plural(open, 'empty cell')}, ${how}.`);
+}
+
+async function generate() {
+  const result = await call('generate');
+  if (!result) return;
+  loadDigits(parsePuzzle(result.puzzle.join('')));
+  lastAction = 'generate';
+  showCurl();
+  const grade = result.grade;
+  say('ok', `A ${result.difficulty} puzzle with ${result.givens} givens (seed ${result.seed}; hardest technique: ${grade.hardest.replace(/_/g, ' ')}). Send the same seed to get it again.`);
+}
+
+function clearEntries() {
+  for (const cell of cells) if (!cell.given) cell.digit = EMPTY;
+  boardChanged();
+  say('info', 'Entries cleared; the givens stay.');
+}
+
+function clearAll() {
+  for (const cell of cells) {
+    cell.digit = EMPTY;
+    cell.given = false;
+  }
+  boardChanged();
+  say('info', 'Board cleared.');
+}
+
+async function copyText(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    say('info', `${what} copied.`);
+  } catch {
+    say('info', `Select the ${what.toLowerCase()} and copy it: this browser did not allow the page to.`);
+  }
+}
+
+function init() {
+  buildGrid();
+  render();
+  showCurl();
+  $('solve').addEventListener('click', solve);
+  $('validate').addEventListener('click', validate);
+  $('hint').addEventListener('click', hint);
+  $('candidates').addEventListener('click', candidates);
+  $('generate').addEventListener('click', generate);
+  $('clear-entries').addEventListener('click', clearEntries);
+  $('clear-all').addEventListener('click', clearAll);
+  $('load').addEventListener('click', () => loadText($('paste').value));
+  $('export').addEventListener('click', () => {
+    $('paste').value = boardRows().join('');
+    say('info', 'The board is in the paste box as one 81-character line.');
+  });
+  $('copy-curl').addEventListener('click', () => copyText($('curl').textContent, 'Curl command'));
+  $('techniques').addEventListener('change', () => {
+    if (lastAction === 'candidates') showCurl();
+  });
+  $('difficulty').addEventListener('change', () => {
+    if (lastAction === 'generate') showCurl();
+  });
+  $('paste').addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) loadText($('paste').value);
+  });
+}
+
+document.addEventListener('DOMContentLoaded', init);
