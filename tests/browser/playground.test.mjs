@@ -1,0 +1,258 @@
+// End to end: the playground page in headless Chromium against a real release server.
+// Run by scripts/browser-test.sh (which installs Chromium and this folder's one npm package):
+//   SUDOKU_BIN=target/release/sudoku-service ARTIFACTS=artifacts/browser node --test playground.test.mjs
+// Screenshots of the solved board, the highlighted conflict and the phone layout go to ARTIFACTS.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const BIN = resolve(process.env.SUDOKU_BIN ?? '../../target/release/sudoku-service');
+const ARTIFACTS = resolve(process.env.ARTIFACTS ?? '../../artifacts/browser');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+// The README's example: a unique puzzle and its solution.
+const PUZZLE = '9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1';
+const SOLUTION = '957214386123689457468357129271563894539841672684972513315726948746198235892435761';
+
+let server;
+let baseUrl;
+let browser;
+
+/** Starts the server on a free loopback port and reads the port from its log line. */
+function startServer() {
+  return new Promise((resolvePort, reject) => {
+    server = spawn(BIN, ['serve', '--host', '127.0.0.1', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 15000);
+    const onData = (chunk) => {
+      log += chunk;
+      const match = log.match(/listening on 127\.0\.0\.1:(\d+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolvePort(Number(match[1]));
+      }
+    };
+    server.stdout.on('data', onData);
+    server.stderr.on('data', onData);
+    server.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${log}`)));
+  });
+}
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const port = await startServer();
+  baseUrl = `http://127.0.0.1:${port}`;
+  // The flags keep Chromium off the network this machine does not have.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill('SIGTERM');
+});
+
+/** A fresh page on the playground that fails the test on any script error or CSP violation. */
+async function openPlayground(options = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  const response = await page.goto(`${baseUrl}/`);
+  assert.equal(response.status(), 200);
+  await page.locator('#grid input').first().waitFor();
+  return { page, context, problems };
+}
+
+const cell = (page, row, col) => page.locator('#grid input').nth(row * 9 + col);
+const cellBox = (page, row, col) => page.locator('#grid .cell').nth(row * 9 + col);
+const boardText = (page) =>
+  page.locator('#grid input').evaluateAll((inputs) => inputs.map((i) => i.value || '.').join(''));
+const message = (page) => page.locator('#message');
+
+/** Types a puzzle cell by cell, as a person would: click the cell, press the digit. */
+async function typePuzzle(page, puzzle) {
+  for (let index = 0; index < 81; index++) {
+    if (puzzle[index] === '.') continue;
+    await cell(page, Math.floor(index / 9), index % 9).click();
+    await page.keyboard.press(puzzle[index]);
+  }
+}
+
+/** Runs the curl command the page shows, exactly as shown, and parses its output. */
+function runShownCurl(command) {
+  return JSON.parse(execFileSync('bash', ['-c', command], { encoding: 'utf8', timeout: 10000 }));
+}
+
+test('the page loads its script and style with a strict CSP and no errors', async () => {
+  const { page, context, problems } = await openPlayground();
+  const response = await page.request.get(`${baseUrl}/`);
+  assert.match(response.headers()['content-security-policy'], /script-src 'self'/);
+  assert.equal(await page.locator('#grid input').count(), 81);
+  assert.equal(await page.title(), 'sudoku-service playground');
+  const gridColumns = await page.locator('#grid').evaluate((el) => getComputedStyle(el).gridTemplateColumns);
+  assert.equal(gridColumns.split(' ').length, 9, 'the stylesheet lays the grid out');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('type a puzzle, solve it, see the solution; the shown curl command gives the same', async () => {
+  const { page, context, problems } = await openPlayground();
+  await typePuzzle(page, PUZZLE);
+  assert.equal(await boardText(page), PUZZLE);
+  await page.click('#solve');
+  await page.locator('#message.ok').waitFor();
+  assert.match(await message(page).textContent(), /Solved: the only solution, 55 cells filled/);
+  assert.equal(await boardText(page), SOLUTION);
+  assert.equal(await cellBox(page, 0, 1).getAttribute('class'), 'cell row-0 col-1 solved');
+  await page.screenshot({ path: join(ARTIFACTS, 'solved.png'), fullPage: true });
+
+  // The curl command on show is the request just sent; run it for real.
+  const command = await page.locator('#curl').textContent();
+  assert.match(command, /^curl -s '.*\/solve' -H 'Content-Type: application\/json' -d /);
+  const answer = runShownCurl(command);
+  assert.equal(answer.solution.join(''), SOLUTION);
+  assert.equal(answer.unique, true);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('make a conflict, validate, see the cells highlighted; solve names the problem', async () => {
+  const { page, context, problems } = await openPlayground();
+  await page.fill('#paste', PUZZLE);
+  await page.click('#load');
+  assert.match(await message(page).textContent(), /Loaded a puzzle with 26 givens/);
+  assert.equal(await cell(page, 0, 0).getAttribute('readonly'), '', 'givens are read-only');
+  // Row 1 already has a 9 in column 1 (and column 2 one in row 9).
+  await cell(page, 0, 1).click();
+  await page.keyboard.press('9');
+  await page.click('#validate');
+  await page.locator('#message.error').waitFor();
+  assert.match(await message(page).textContent(), /Not valid, 3 conflicts: 9 repeats in row 1; 9 repeats in column 2; 9 repeats in box 1/);
+  const conflicted = await page.locator('#grid .cell.conflict').evaluateAll((boxes) =>
+    boxes.map((box) => [...box.parentElement.children].indexOf(box)));
+  assert.deepEqual(conflicted, [0, 1, 73]);
+  await page.screenshot({ path: join(ARTIFACTS, 'conflict.png'), fullPage: true });
+
+  await page.click('#solve');
+  await page.locator('#message.error .type').waitFor();
+  assert.match(await message(page).textContent(), /^Board breaks the rules: .*change one of them/);
+  assert.match(await message(page).textContent(), /422 urn:sudoku-service:problem:conflicting-givens/);
+  assert.equal(await page.locator('#grid .cell.conflict').count(), 3);
+  assert.deepEqual(problems.filter((p) => !p.includes('422')), []);
+  await context.close();
+});
+
+test('hint highlights the step and explains it, candidates show pencil marks, a mistake is named', async () => {
+  const { page, context } = await openPlayground();
+  await page.fill('#paste', PUZZLE);
+  await page.click('#load');
+  await page.click('#hint');
+  await page.locator('#message:has-text("can only go")').waitFor();
+  assert.equal(await message(page).textContent(), 'In box 1, 1 can only go in row 2, column 1.');
+  assert.match(await cellBox(page, 1, 0).getAttribute('class'), /target/);
+  assert.match(await page.locator('#curl').textContent(), /\/hint/);
+
+  await page.click('#candidates');
+  await page.locator('#message:has-text("Pencil marks")').waitFor();
+  const marks = await cellBox(page, 0, 1).locator('.marks').textContent();
+  assert.equal(marks, '358');
+  assert.equal(await cellBox(page, 0, 0).locator('.marks span').count(), 0, 'no marks on a given');
+
+  // A wrong entry that repeats nothing: the hint (sent with the givens) names it.
+  await cell(page, 8, 7).click();
+  await page.keyboard.press('2');
+  assert.equal(await cellBox(page, 0, 1).locator('.marks span').count(), 0, 'marks go stale on a change');
+  await page.click('#hint');
+  await page.locator('#message.error').waitFor();
+  assert.equal(await message(page).textContent(), 'The 2 in row 9, column 8 is not part of the solution.');
+  assert.match(await cellBox(page, 8, 7).getAttribute('class'), /conflict/);
+  assert.match(await page.locator('#curl').textContent(), /"givens":\["9\.7\.\.\.\.\.6"/);
+  await context.close();
+});
+
+test('generate loads a graded puzzle as givens', async () => {
+  const { page, context } = await openPlayground();
+  await page.selectOption('#difficulty', 'easy');
+  await page.click('#generate');
+  await page.locator('#message.ok').waitFor();
+  const text = await message(page).textContent();
+  const [, givens] = text.match(/An? easy puzzle with (\d+) givens \(seed \d+/);
+  assert.equal(await page.locator('#grid .cell.given').count(), Number(givens));
+  assert.match(await page.locator('#curl').textContent(), /\/generate.*"difficulty":"easy"/);
+  await context.close();
+});
+
+test('every error is a clear message: bad paste, no solution, and a problem+json body', async () => {
+  const { page, context } = await openPlayground();
+  await page.fill('#paste', '123');
+  await page.click('#load');
+  assert.equal(await message(page).textContent(), 'A puzzle has 81 cells; this has 3.');
+  await page.fill('#paste', `x${PUZZLE.slice(1)}`);
+  await page.click('#load');
+  assert.match(await message(page).textContent(), /Row 1, column 1: 'x' is not a digit/);
+
+  // No repeats, but the top-right cell has no digit left: the service says no-solution.
+  await page.fill('#paste', `12345678.........9${'.'.repeat(63)}`);
+  await page.click('#load');
+  await page.click('#solve');
+  await page.locator('#message.error .type').waitFor();
+  assert.match(await message(page).textContent(), /^Puzzle has no solution: .*an entry or a given is wrong/);
+  assert.match(await page.locator('#response').textContent(), /^HTTP 422/);
+  await context.close();
+});
+
+test('keyboard only: one tab stop for the grid, arrows move, Enter on a button acts', async () => {
+  const { page, context } = await openPlayground();
+  await page.fill('#paste', PUZZLE);
+  await page.click('#load');
+  await page.locator('#grid input').first().focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'row 1, column 2');
+  await page.keyboard.press('ArrowUp'); // wraps to the bottom row
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'row 9, column 2');
+  await page.keyboard.press('5');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('8');
+  await page.keyboard.press('Tab'); // out of the grid in one step
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'solve');
+  await page.keyboard.press('Enter');
+  await page.locator('#message.ok').waitFor();
+  assert.equal(await boardText(page), SOLUTION);
+  await context.close();
+});
+
+test('a phone-sized screen: no sideways scrolling, and the grid takes taps and typing', async () => {
+  const { page, context, problems } = await openPlayground({
+    viewport: { width: 375, height: 740 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
+  const grid = await page.locator('#grid').boundingBox();
+  assert.ok(grid.width <= 375 && grid.width >= 300, `grid is ${grid.width}px wide`);
+  const button = await page.locator('#solve').boundingBox();
+  assert.ok(button.height >= 40, 'buttons are big enough to tap');
+  await cell(page, 4, 4).tap();
+  await page.keyboard.type('7');
+  assert.equal(await cell(page, 4, 4).inputValue(), '7');
+  await page.screenshot({ path: join(ARTIFACTS, 'phone.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
