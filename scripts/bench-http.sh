@@ -5,6 +5,11 @@
 #
 # usage: scripts/bench-http.sh [SECONDS_PER_RUN] [PUZZLE_FILE]
 #        (defaults: 10 s, ../shared/data/puzzles_17_clue.txt)
+#        BENCH_ROUNDS=N runs N service/baseline pairs per connection count (alternating which
+#        goes first) and adds a row with the median ratio and median p99/p50;
+#        BENCH_PIN=1 pins both servers to the last core and wrk to the others;
+#        BENCH_CONNECTIONS="64" runs only the listed connection counts (default "1 16 64");
+#        the service takes its settings from the environment (e.g. SUDOKU_INLINE_BUDGET=0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
@@ -22,10 +27,17 @@ trap cleanup EXIT
 
 head -n 5000 "$file" | awk '{ printf "{\"board\":\"%s\"}\n", $0 }' >"$work/bodies.jsonl"
 
-RUST_LOG=warn target/release/sudoku-service serve --host 127.0.0.1 --port "$service_port" \
+# BENCH_PIN=1: both servers on the last core, wrk on the others, so the load generator does
+# not take turns with the server on the same core (as on a separate client machine).
+server_cpus=() client_cpus=()
+if [ "${BENCH_PIN:-0}" = 1 ] && [ "$(nproc)" -ge 2 ]; then
+  last=$(( $(nproc) - 1 ))
+  server_cpus=(taskset -c "$last") client_cpus=(taskset -c "0-$(( last - 1 ))")
+fi
+RUST_LOG=warn "${server_cpus[@]}" target/release/sudoku-service serve --host 127.0.0.1 --port "$service_port" \
   2>"$work/service.log" &
 pids+=($!)
-target/release/examples/baseline_server "$baseline_port" 2>"$work/baseline.log" &
+"${server_cpus[@]}" target/release/examples/baseline_server "$baseline_port" 2>"$work/baseline.log" &
 pids+=($!)
 for port in "$service_port" "$baseline_port"; do
   for _ in $(seq 1 100); do
@@ -37,7 +49,7 @@ done
 
 run() { # url connections -> RESULT line
   local threads=$(( $2 < 2 ? 1 : 2 ))
-  wrk -t "$threads" -c "$2" -d "${secs}s" --timeout 5s -s scripts/wrk-bodies.lua "$1" \
+  "${client_cpus[@]}" wrk -t "$threads" -c "$2" -d "${secs}s" --timeout 5s -s scripts/wrk-bodies.lua "$1" \
     -- "$work/bodies.jsonl" | grep '^RESULT'
 }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
@@ -46,13 +58,30 @@ echo "file: $(basename "$file"), ${secs} s per run, $(nproc) cores, wrk on the s
 echo
 echo "| connections | service req/s | p50 ms | p99 ms | p99.9 ms | baseline req/s | baseline p50 ms | baseline p99 ms | ratio req/s | p99/p50 | statuses |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
-for c in 1 16 64; do
-  s=$(run "http://127.0.0.1:$service_port/solve" "$c")
-  b=$(run "http://127.0.0.1:$baseline_port/solve" "$c")
-  awk -v c="$c" -v srps="$(field rps "$s")" -v s50="$(field p50_ms "$s")" \
-      -v s99="$(field p99_ms "$s")" -v s999="$(field p999_ms "$s")" \
-      -v brps="$(field rps "$b")" -v b50="$(field p50_ms "$b")" -v b99="$(field p99_ms "$b")" \
-      -v st="$(field statuses "$s")" 'BEGIN {
-    printf "| %d | %.0f | %.3f | %.3f | %.3f | %.0f | %.3f | %.3f | %.2f | %.1f | %s |\n",
-      c, srps, s50, s99, s999, brps, b50, b99, srps / brps, s99 / s50, st }'
+median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+rounds=${BENCH_ROUNDS:-1}
+for c in ${BENCH_CONNECTIONS:-1 16 64}; do
+  ratios=() spreads=()
+  for round in $(seq 1 "$rounds"); do
+    # Alternate which server goes first, so a slow drift of the machine does not favour one.
+    if (( round % 2 )); then
+      s=$(run "http://127.0.0.1:$service_port/solve" "$c")
+      b=$(run "http://127.0.0.1:$baseline_port/solve" "$c")
+    else
+      b=$(run "http://127.0.0.1:$baseline_port/solve" "$c")
+      s=$(run "http://127.0.0.1:$service_port/solve" "$c")
+    fi
+    row=$(awk -v c="$c" -v srps="$(field rps "$s")" -v s50="$(field p50_ms "$s")" \
+        -v s99="$(field p99_ms "$s")" -v s999="$(field p999_ms "$s")" \
+        -v brps="$(field rps "$b")" -v b50="$(field p50_ms "$b")" -v b99="$(field p99_ms "$b")" \
+        -v st="$(field statuses "$s")" 'BEGIN {
+      printf "| %d | %.0f | %.3f | %.3f | %.3f | %.0f | %.3f | %.3f | %.2f | %.1f | %s |\n",
+        c, srps, s50, s99, s999, brps, b50, b99, srps / brps, s99 / s50, st }')
+    echo "$row"
+    ratios+=("$(cut -d'|' -f10 <<<"$row")") spreads+=("$(cut -d'|' -f11 <<<"$row")")
+  done
+  if (( rounds > 1 )); then
+    echo "| $c: median of $rounds | | | | | | | | $(echo ${ratios[*]} | median) | $(echo ${spreads[*]} | median) | |"
+  fi
 done
