@@ -445,6 +445,8 @@ async fn cors_preflight_and_simple_requests() {
         .to_str()
         .unwrap();
     assert!(methods.contains("POST"));
+    // With any origin allowed the answer never depends on the origin: no `Vary` to cache by.
+    assert!(preflight.headers().get("vary").is_none());
     server.shutdown().await;
 
     let strict = TestServer::with(ServeArgs {
@@ -462,6 +464,9 @@ async fn cors_preflight_and_simple_requests() {
         allowed.headers()["access-control-allow-origin"],
         "https://good.example"
     );
+    // Here it does, so shared caches must keep one copy per origin.
+    let vary = allowed.headers()["vary"].to_str().unwrap();
+    assert!(vary.contains("origin"), "{vary}");
     let other = c
         .get(strict.url("/healthz"))
         .header("origin", "https://evil.example")

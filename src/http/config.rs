@@ -33,6 +33,11 @@ pub struct ServeArgs {
     /// Search budget per solve, in guesses; a puzzle needing more gets a 422.
     #[arg(long, env = "SUDOKU_BUDGET", default_value_t = 100_000)]
     pub budget: u64,
+    /// Guesses a classic solve may spend on the request's own async worker before it is handed
+    /// to the solver threads (with the full budget); 0 sends every solve to the solver threads.
+    /// Most puzzles need no guess, and for them the hand-off costs more than the solve.
+    #[arg(long, env = "SUDOKU_INLINE_BUDGET", default_value_t = 32)]
+    pub inline_budget: u64,
     /// Largest accepted request body, in bytes.
     #[arg(long, env = "SUDOKU_BODY_LIMIT", default_value_t = 8 * 1024)]
     pub body_limit: usize,
@@ -116,6 +121,7 @@ impl Default for ServeArgs {
             max_solves: None,
             queue_depth: None,
             budget: 100_000,
+            inline_budget: 32,
             body_limit: 8 * 1024,
             batch_body_limit: 1024 * 1024,
             request_timeout_ms: 10_000,

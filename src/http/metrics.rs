@@ -79,6 +79,7 @@ pub struct Metrics {
     solves_queued: AtomicI64,
     solves_rejected: AtomicU64,
     budget_exhausted: AtomicU64,
+    solves_inline: AtomicU64,
 }
 
 /// Which gauge a [`GaugeGuard`] holds up.
@@ -159,6 +160,12 @@ impl Metrics {
         }
     }
 
+    /// Records a solve that finished within the inline budget, without a hand-off.
+    pub fn observe_inline_solve(&self, elapsed: Duration) {
+        self.solves_inline.fetch_add(1, Ordering::Relaxed);
+        self.observe_solve(elapsed);
+    }
+
     /// Counts a solve refused because every slot and queue place was taken.
     pub fn count_rejected(&self) {
         self.solves_rejected.fetch_add(1, Ordering::Relaxed);
@@ -221,6 +228,12 @@ impl Metrics {
                 "counter",
                 "Solves refused with 503 because the pool and its queue were full.",
                 self.solves_rejected.load(Ordering::Relaxed) as i64,
+            ),
+            (
+                "solves_inline_total",
+                "counter",
+                "Solves finished within the inline budget on the request's own worker.",
+                self.solves_inline.load(Ordering::Relaxed) as i64,
             ),
             (
                 "solves_budget_exhausted_total",

@@ -32,7 +32,7 @@ use std::time::Duration;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderValue, Method};
 use axum::routing::{get, post};
-use axum::{middleware, Router};
+use axum::Router;
 use tokio::net::TcpListener;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
@@ -41,9 +41,15 @@ use metrics::Metrics;
 use pool::SolvePool;
 use server::{serve, shutdown_signal, ServeOptions};
 
-/// What every handler can reach.
+/// What every handler can reach. Cloned for every request (by each `State` extractor), so it
+/// is one reference count: bumping several shared counts per request made both cores fight
+/// over their cache lines under load.
 #[derive(Debug, Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+/// The contents of [`AppState`].
+#[derive(Debug)]
+pub struct Shared {
     pub pool: SolvePool,
     pub metrics: Arc<Metrics>,
     /// False once shutdown has begun; `/readyz` reports it.
@@ -51,16 +57,30 @@ pub struct AppState {
     pub request_timeout: Duration,
 }
 
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
 impl AppState {
     /// Fails only if the solver threads cannot be started.
     pub fn new(args: &ServeArgs) -> std::io::Result<AppState> {
         let metrics = Arc::new(Metrics::default());
-        Ok(AppState {
-            pool: SolvePool::new(args.slots(), args.queue(), args.budget, metrics.clone())?,
+        Ok(AppState(Arc::new(Shared {
+            pool: SolvePool::new(
+                args.slots(),
+                args.queue(),
+                args.budget,
+                args.inline_budget,
+                metrics.clone(),
+            )?,
             metrics,
             ready: Arc::new(AtomicBool::new(true)),
             request_timeout: args.request_timeout(),
-        })
+        })))
     }
 }
 
@@ -89,30 +109,29 @@ pub fn app(state: AppState, args: &ServeArgs) -> Router {
     };
     routes
         .layer(DefaultBodyLimit::max(args.body_limit))
-        .layer(middleware::from_fn_with_state(
-            state.clone(),
-            observe::observe,
-        ))
+        .layer(observe::ObserveLayer::new(state.clone()))
         .layer(cors(&args.cors_origins))
         .with_state(state)
 }
 
 fn cors(origins: &[String]) -> CorsLayer {
-    let allow_origin = if origins.iter().any(|o| o == "*") {
-        AllowOrigin::any()
-    } else {
-        AllowOrigin::list(
-            origins
-                .iter()
-                .filter_map(|o| HeaderValue::from_str(o.trim()).ok()),
-        )
-    };
-    CorsLayer::new()
-        .allow_origin(allow_origin)
+    let any_origin = origins.iter().any(|o| o == "*");
+    let layer = CorsLayer::new()
         .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
         .allow_headers([header::CONTENT_TYPE, observe::X_REQUEST_ID.clone()])
         .expose_headers([observe::X_REQUEST_ID.clone(), header::RETRY_AFTER])
-        .max_age(Duration::from_secs(3600))
+        .max_age(Duration::from_secs(3600));
+    if any_origin {
+        // Every answer is the same whatever the origin, so there is nothing for a cache to
+        // vary on; tower-http would otherwise build a `Vary` header for every response.
+        layer.allow_origin(AllowOrigin::any()).vary([])
+    } else {
+        layer.allow_origin(AllowOrigin::list(
+            origins
+                .iter()
+                .filter_map(|o| HeaderValue::from_str(o.trim()).ok()),
+        ))
+    }
 }
 
 /// Binds, serves until SIGINT/SIGTERM, drains, and exits 0; exit 1 if it cannot listen.

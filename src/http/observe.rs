@@ -1,14 +1,23 @@
 //! The per-request middleware: request id, tracing span, time limit, problem+json for every
 //! error, metrics and the access log line. Outermost but for CORS, so it sees every answer.
+//!
+//! A hand-written tower layer rather than `axum::middleware::from_fn`: that one boxes and
+//! clones the inner service for every request, which under load cost more than everything
+//! this middleware does (measured with `BENCH_PIN=1 scripts/bench-http.sh`).
 
+use std::convert::Infallible;
+use std::future::Future;
 use std::hash::{BuildHasher, Hasher};
+use std::io::Write;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request, State};
+use axum::extract::{MatchedPath, Request};
 use axum::http::{HeaderName, HeaderValue, Method};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use tower::{Layer, Service};
 use tracing::Instrument;
 
 use super::problem::{as_problem_json, Problem};
@@ -20,7 +29,63 @@ pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Route label for requests that matched no route: one series, not one per probed path.
 const UNMATCHED: &str = "unmatched";
 
-pub async fn observe(State(app): State<AppState>, request: Request, next: Next) -> Response {
+/// Wraps every route in [`Observe`].
+#[derive(Debug, Clone)]
+pub struct ObserveLayer {
+    app: AppState,
+}
+
+impl ObserveLayer {
+    pub fn new(app: AppState) -> ObserveLayer {
+        ObserveLayer { app }
+    }
+}
+
+impl<S> Layer<S> for ObserveLayer {
+    type Service = Observe<S>;
+
+    fn layer(&self, inner: S) -> Observe<S> {
+        Observe {
+            inner,
+            app: self.app.clone(),
+        }
+    }
+}
+
+/// The middleware around one route (or the fallback).
+#[derive(Debug, Clone)]
+pub struct Observe<S> {
+    inner: S,
+    app: AppState,
+}
+
+impl<S> Service<Request> for Observe<S>
+where
+    S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        // The clone takes the place of the service that was polled ready, which is the one
+        // that runs (tower's usual hand-over).
+        let clone = self.inner.clone();
+        let ready = std::mem::replace(&mut self.inner, clone);
+        let app = self.app.clone();
+        Box::pin(async move { Ok(observe(app, request, ready).await) })
+    }
+}
+
+async fn observe<S>(app: AppState, request: Request, mut inner: S) -> Response
+where
+    S: Service<Request, Response = Response, Error = Infallible>,
+{
     let started = Instant::now();
     let id = request
         .headers()
@@ -39,10 +104,14 @@ pub async fn observe(State(app): State<AppState>, request: Request, next: Next) 
     );
 
     let uri = request.uri().clone();
-    let answer = tokio::time::timeout(app.request_timeout, next.run(request))
+    let answer = tokio::time::timeout(app.request_timeout, inner.call(request))
         .instrument(span.clone())
         .await;
-    let response = answer.unwrap_or_else(|_| Problem::Timeout.into_response());
+    let response = match answer {
+        Ok(Ok(response)) => response,
+        Ok(Err(never)) => match never {},
+        Err(_elapsed) => Problem::Timeout.into_response(),
+    };
     let mut response = as_problem_json(response, uri.path());
     response.headers_mut().insert(X_REQUEST_ID.clone(), id);
 
@@ -64,13 +133,17 @@ fn is_acceptable_id(value: &HeaderValue) -> bool {
 
 /// 16 random-looking hex digits plus a process-wide sequence number: unique per process, and
 /// unlikely to collide across replicas. `RandomState` is std's randomly keyed SipHash.
+/// Written into a stack buffer: this runs for nearly every request.
 fn new_request_id() -> HeaderValue {
     static SEQUENCE: AtomicU64 = AtomicU64::new(0);
     let n = SEQUENCE.fetch_add(1, Ordering::Relaxed);
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_u64(n);
-    let id = format!("{:016x}-{n}", hasher.finish());
-    HeaderValue::from_str(&id).unwrap_or_else(|_| HeaderValue::from_static("unknown"))
+    let mut buffer = [0u8; 40]; // 16 hex digits, '-', at most 20 decimal digits
+    let mut cursor = std::io::Cursor::new(&mut buffer[..]);
+    let _ = write!(cursor, "{:016x}-{n}", hasher.finish());
+    let len = cursor.position() as usize;
+    HeaderValue::from_bytes(&buffer[..len]).unwrap_or_else(|_| HeaderValue::from_static("unknown"))
 }
 
 /// Standard methods by name; anything else as "other" (bounded label values).

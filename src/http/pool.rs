@@ -11,6 +11,14 @@
 //! moves into the job, so if the client goes away or the request times out, the place stays
 //! taken until the solver really stops: the bound holds for CPU work, not just for futures.
 //! The pool's thread count is the concurrency bound; the budget bounds each job.
+//!
+//! The one exception is [`SolvePool::count_solutions`]'s first attempt: a classic puzzle gets
+//! a few guesses (the inline budget, default 32: a few microseconds, the order of parsing its
+//! JSON) on the request's own async worker, and only a search that needs more goes to the
+//! solver threads, from scratch, with the full budget. Most real puzzles need no guess at all,
+//! and for them the hand-off to another thread and back cost more than the solve (measured in
+//! BENCHMARKS.md). The bound that keeps the runtime responsive still holds: no request spends
+//! more than the inline budget on a worker, however hard its puzzle.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -22,7 +30,7 @@ use tracing::Span;
 
 use super::metrics::{Gauge, Metrics};
 use super::problem::Problem;
-use crate::engine::Solver;
+use crate::engine::{Counted, GaveUp, Puzzle, Solver};
 
 /// The solver pool: how many solves run at once, how many may wait, and the search budget.
 #[derive(Debug, Clone)]
@@ -30,6 +38,8 @@ pub struct SolvePool {
     threads: Arc<rayon::ThreadPool>,
     admitted: Arc<Semaphore>,
     budget: u64,
+    /// Guesses a solve may spend on the request's async worker before it is handed over.
+    inline_budget: u64,
     metrics: Arc<Metrics>,
 }
 
@@ -57,17 +67,19 @@ pub struct Timed<T> {
 }
 
 thread_local! {
-    /// One solver per pool thread, reused: its guess stack is allocated once.
+    /// One solver per thread that solves (pool threads, and async workers for inline
+    /// attempts), reused: its guess stack is allocated once.
     static SOLVER: std::cell::RefCell<Solver> = std::cell::RefCell::new(Solver::new());
 }
 
 impl SolvePool {
     /// `slots` solver threads (at least 1), `queue` more jobs waiting, `budget` guesses per
-    /// solve.
+    /// solve, of which `inline_budget` may be tried on the caller's thread first (0: none).
     pub fn new(
         slots: usize,
         queue: usize,
         budget: u64,
+        inline_budget: u64,
         metrics: Arc<Metrics>,
     ) -> std::io::Result<SolvePool> {
         let slots = slots.max(1);
@@ -83,8 +95,35 @@ impl SolvePool {
             threads: Arc::new(threads),
             admitted: Arc::new(Semaphore::new(slots + queue)),
             budget,
+            inline_budget: inline_budget.min(budget),
             metrics,
         })
+    }
+
+    /// Counts `puzzle`'s solutions up to `limit`: within the inline budget right here, else on
+    /// the pool with the full budget (see the module docs for why).
+    pub async fn count_solutions(
+        &self,
+        puzzle: Puzzle,
+        limit: u32,
+    ) -> Result<Timed<Result<Counted, GaveUp>>, Problem> {
+        if self.inline_budget > 0 {
+            let started = Instant::now();
+            let attempt = SOLVER.with_borrow_mut(|solver| {
+                solver.set_budget(self.inline_budget);
+                solver.count_solutions(&puzzle, limit)
+            });
+            if let Ok(counted) = attempt {
+                let elapsed = started.elapsed();
+                self.metrics.observe_inline_solve(elapsed);
+                return Ok(Timed {
+                    value: Ok(counted),
+                    elapsed,
+                });
+            }
+        }
+        self.run(move |solver| solver.count_solutions(&puzzle, limit))
+            .await
     }
 
     /// Takes a place (slot or queue), or refuses at once with 503 when all are taken.
@@ -208,18 +247,28 @@ impl SolvePool {
 mod tests {
     use super::*;
 
-    #[tokio::test]
-    async fn refuses_at_once_beyond_slots_and_queue() {
-        let pool = SolvePool::new(1, 0, 10, Arc::new(Metrics::default())).unwrap();
+    /// Starts a job that holds a one-place pool's place until the sender is used or dropped.
+    async fn occupy_the_only_place(
+        pool: &SolvePool,
+    ) -> (
+        std::sync::mpsc::Sender<()>,
+        tokio::task::JoinHandle<Result<Timed<Option<()>>, Problem>>,
+    ) {
         let (release, wait) = std::sync::mpsc::channel::<()>();
         let busy = {
             let pool = pool.clone();
             tokio::spawn(async move { pool.run(move |_| wait.recv().ok()).await })
         };
-        // Give the first job time to take the only place.
         while pool.admitted.available_permits() != 0 {
             tokio::task::yield_now().await;
         }
+        (release, busy)
+    }
+
+    #[tokio::test]
+    async fn refuses_at_once_beyond_slots_and_queue() {
+        let pool = SolvePool::new(1, 0, 10, 0, Arc::new(Metrics::default())).unwrap();
+        let (release, busy) = occupy_the_only_place(&pool).await;
         let refused = pool.run(|_| ()).await.unwrap_err();
         assert!(matches!(refused, Problem::Overloaded { .. }));
         release.send(()).unwrap();
@@ -229,8 +278,71 @@ mod tests {
 
     #[tokio::test]
     async fn each_job_gets_the_configured_budget() {
-        let pool = SolvePool::new(1, 4, 42, Arc::new(Metrics::default())).unwrap();
+        let pool = SolvePool::new(1, 4, 42, 0, Arc::new(Metrics::default())).unwrap();
         let timed = pool.run(|solver| solver.budget()).await.unwrap();
         assert_eq!(timed.value, 42);
+    }
+
+    fn puzzle(line: &str) -> Puzzle {
+        Puzzle::new(crate::engine::Board::from_line(line).unwrap()).unwrap()
+    }
+
+    /// Solved by propagation alone: no guess.
+    const EASY: &str =
+        "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1";
+    /// Needs well over 32 guesses to count to two.
+    const HARD: &str =
+        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+
+    fn inline_count(metrics: &Metrics) -> String {
+        let text = metrics.render();
+        text.lines()
+            .find(|l| l.starts_with("solves_inline_total "))
+            .unwrap()
+            .to_string()
+    }
+
+    #[tokio::test]
+    async fn easy_puzzles_are_solved_inline_even_when_the_pool_is_full() {
+        let metrics = Arc::new(Metrics::default());
+        let pool = SolvePool::new(1, 0, 100_000, 32, metrics.clone()).unwrap();
+        let (release, busy) = occupy_the_only_place(&pool).await;
+        let timed = pool.count_solutions(puzzle(EASY), 2).await.unwrap();
+        assert_eq!(timed.value.unwrap().count, 1);
+        assert_eq!(inline_count(&metrics), "solves_inline_total 1");
+        // A hard one needs the pool, which is full: refused, not solved on the async worker.
+        let refused = pool.count_solutions(puzzle(HARD), 2).await.unwrap_err();
+        assert!(matches!(refused, Problem::Overloaded { .. }));
+        release.send(()).unwrap();
+        assert!(busy.await.unwrap().is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_search_beyond_the_inline_budget_starts_again_on_the_pool() {
+        let metrics = Arc::new(Metrics::default());
+        let pool = SolvePool::new(1, 1, 100_000, 32, metrics.clone()).unwrap();
+        let expected = Solver::new().count_solutions(&puzzle(HARD), 2).unwrap();
+        assert!(expected.stats.guesses > 32);
+        let counted = pool
+            .count_solutions(puzzle(HARD), 2)
+            .await
+            .unwrap()
+            .value
+            .unwrap();
+        assert_eq!(counted.count, expected.count);
+        assert_eq!(counted.first, expected.first);
+        assert_eq!(
+            counted.stats.guesses, expected.stats.guesses,
+            "a fresh, full search"
+        );
+        assert_eq!(inline_count(&metrics), "solves_inline_total 0");
+    }
+
+    #[tokio::test]
+    async fn an_inline_budget_of_zero_sends_everything_to_the_pool() {
+        let metrics = Arc::new(Metrics::default());
+        let pool = SolvePool::new(1, 1, 100_000, 0, metrics.clone()).unwrap();
+        pool.count_solutions(puzzle(EASY), 2).await.unwrap();
+        assert_eq!(inline_count(&metrics), "solves_inline_total 0");
     }
 }

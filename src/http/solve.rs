@@ -63,10 +63,7 @@ pub async fn solve(
         ));
     }
     let puzzle = puzzle_of(&request.board)?;
-    let timed = app
-        .pool
-        .run(move |solver| solver.count_solutions(&puzzle, 2))
-        .await?;
+    let timed = app.pool.count_solutions(puzzle, 2).await?;
     let (solution, counted) = solved(timed.value, &app.pool)?;
     Ok(Json(SolveResponse {
         solution: request.board.render(solution.board()),

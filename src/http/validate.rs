@@ -38,10 +38,7 @@ pub async fn validate(
     let solutions = match Puzzle::new(board) {
         Err(_) => 0,
         Ok(puzzle) => {
-            let timed = app
-                .pool
-                .run(move |solver| solver.count_solutions(&puzzle, 2))
-                .await?;
+            let timed = app.pool.count_solutions(puzzle, 2).await?;
             within_budget(timed.value, &app.pool)?.count
         }
     };
