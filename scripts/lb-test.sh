@@ -3,7 +3,9 @@
 # compose upstream `sudoku:8080` becomes three 127.0.0.1 ports). Drives load through nginx and
 #   (a) rolls a replica: SIGTERM, wait for exit, start it again - no client may see a failure;
 #   (b) SIGKILLs a replica mid-load - failures are counted and reported;
-#   (c) compares throughput through the balancer with one replica direct.
+#   (c) compares throughput through the balancer with one replica direct;
+#   (d) checks the balancer's own limits and errors: a /solve/batch body above 8 KiB passes,
+#       an oversize body and "no replica left" are answered as problem+json.
 # Bounded in time (about 6 x SECONDS), loopback only. usage: scripts/lb-test.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -99,6 +101,30 @@ wait "$loader"
 r=$(cat "$work/kill")
 echo "   $r"
 echo "   failed requests seen by the client: $(lost "$r") (nginx retries connect errors on the others)"
+
+echo "== (d) the balancer's body limits and its own errors"
+head -n 200 ../shared/data/puzzles_17_clue.txt >"$work/batch.txt"
+answers=$(curl -fsS -m 10 -H 'Content-Type: text/plain' --data-binary @"$work/batch.txt" \
+  "http://127.0.0.1:$lb_port/solve/batch" | grep -c '^[1-9]\{81\}$' || true)
+echo "   /solve/batch with $(wc -c <"$work/batch.txt") bytes via nginx: $answers of 200 solved"
+[ "$answers" = 200 ] || fail "a batch above 8 KiB did not pass the balancer"
+check_problem() { # what expected-status type curl-args...
+  local what=$1 status=$2 kind=$3 out
+  shift 3
+  out=$(curl -s -m 10 -D "$work/headers" "$@" || true)
+  echo "   $what: $(head -n 1 "$work/headers" | tr -d '\r') $out"
+  grep -q " $status" <(head -n 1 "$work/headers") || fail "$what: expected $status"
+  grep -qi '^content-type: application/problem+json' "$work/headers" || fail "$what: not problem+json"
+  grep -q "\"urn:sudoku-service:problem:$kind\"" <<<"$out" || fail "$what: expected type $kind"
+}
+head -c 9000 /dev/zero | tr '\0' ' ' >"$work/big.json"
+check_problem "9,000-byte /solve body" 413 body-too-large -H 'Content-Type: application/json' \
+  --data-binary @"$work/big.json" "http://127.0.0.1:$lb_port/solve"
+for p in "${!pid[@]}"; do kill -TERM "${pid[$p]}"; wait "${pid[$p]}" || true; unset "pid[$p]"; done
+check_problem "every replica gone" 503 overloaded -H 'Content-Type: application/json' \
+  -d '{"board":"9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1"}' \
+  "http://127.0.0.1:$lb_port/solve"
+grep -qi '^retry-after: 1' "$work/headers" || fail "no Retry-After when every replica is gone"
 
 if [ "$failures" -gt 0 ]; then echo "lb-test: $failures check(s) failed"; exit 1; fi
 echo "lb-test: passed"
