@@ -68,10 +68,8 @@ async fn text_batches_answer_in_text() {
     server.shutdown().await;
 }
 
-#[tokio::test]
-async fn ndjson_streams_one_object_per_line() {
-    let server = TestServer::start().await;
-    let boards: Vec<&str> = std::iter::repeat_n(SEED, 1200).collect();
+/// POSTs `boards` asking for NDJSON and returns the parsed lines.
+async fn stream_ndjson(server: &TestServer, boards: &[&str]) -> Vec<Value> {
     let response = client()
         .post(server.url("/solve/batch"))
         .header(header::ACCEPT, "application/x-ndjson")
@@ -85,12 +83,40 @@ async fn ndjson_streams_one_object_per_line() {
         "application/x-ndjson"
     );
     let text = response.text().await.unwrap();
-    let lines: Vec<Value> = text
-        .lines()
+    text.lines()
         .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+        .collect()
+}
+
+#[tokio::test]
+async fn ndjson_streams_one_object_per_line() {
+    let server = TestServer::start().await;
+    let boards: Vec<&str> = std::iter::repeat_n(SEED, 1200).collect();
+    let lines = stream_ndjson(&server, &boards).await;
     assert_eq!(lines.len(), 1200);
     assert!(lines.iter().all(|l| l["solution"] == SEED_SOLUTION));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_stream_ends_with_a_timeout_line_at_the_request_time_limit() {
+    // Far more hard puzzles than 150 ms can solve (in a debug build, even more so).
+    let server = TestServer::with(sudoku_service::http::ServeArgs {
+        request_timeout_ms: 150,
+        ..Default::default()
+    })
+    .await;
+    let boards: Vec<&str> = std::iter::repeat_n(HARD, 8000).collect();
+    let lines = stream_ndjson(&server, &boards).await;
+    assert!(lines.len() < boards.len(), "{} lines", lines.len());
+    let last = lines.last().unwrap();
+    assert_eq!(
+        last["error"]["type"], "urn:sudoku-service:problem:timeout",
+        "{last}"
+    );
+    assert!(lines[..lines.len() - 1]
+        .iter()
+        .all(|l| l["solution"].is_string()));
     server.shutdown().await;
 }
 

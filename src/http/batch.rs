@@ -101,7 +101,10 @@ pub async fn solve_batch(
         input
     };
     if output == Format::Ndjson {
-        return Ok(stream_ndjson(app.pool.clone(), admission, boards));
+        // The request's time limit covers the whole stream, not only the response head that
+        // the middleware waits for: a draining server must not stream on past its drain time.
+        let deadline = tokio::time::Instant::now() + app.request_timeout;
+        return Ok(stream_ndjson(app.pool.clone(), admission, boards, deadline));
     }
     let pool = app.pool.clone();
     let items = app
@@ -124,8 +127,14 @@ pub async fn solve_batch(
     })
 }
 
-/// Solves chunk by chunk and sends each chunk's lines as soon as it is done.
-fn stream_ndjson(pool: SolvePool, admission: Admission, boards: Vec<BoardText>) -> Response {
+/// Solves chunk by chunk and sends each chunk's lines as soon as it is done; at `deadline` the
+/// stream ends with a `timeout` error line and the unsolved rest is dropped.
+fn stream_ndjson(
+    pool: SolvePool,
+    admission: Admission,
+    boards: Vec<BoardText>,
+    deadline: tokio::time::Instant,
+) -> Response {
     let (lines, mut next) = tokio::sync::mpsc::channel::<Bytes>(2);
     tokio::spawn(async move {
         let mut boards = boards.into_iter();
@@ -135,11 +144,14 @@ fn stream_ndjson(pool: SolvePool, admission: Admission, boards: Vec<BoardText>) 
                 return;
             }
             let solver_pool = pool.clone();
-            let answer = pool
-                .run_batch(&admission, chunk, move |solver, board| {
+            let answer = tokio::time::timeout_at(
+                deadline,
+                pool.run_batch(&admission, chunk, move |solver, board| {
                     solve_item(solver, board, &solver_pool)
-                })
-                .await;
+                }),
+            )
+            .await
+            .unwrap_or(Err(Problem::Timeout));
             let mut out = Vec::new();
             let failed = match answer {
                 Ok(timed) => {
