@@ -1,5 +1,5 @@
-//! Bounded CPU work: solves run on a dedicated rayon pool with one thread per solver slot,
-//! never on the async workers.
+//! Bounded CPU work: solves run on a dedicated rayon pool with one thread per solver slot;
+//! on the async workers only a capped first attempt (below).
 //!
 //! Why rayon rather than `spawn_blocking`: under load a request's solve takes microseconds,
 //! and waking a parked thread per request (the blocking pool's condvar plus a semaphore
@@ -109,17 +109,35 @@ impl SolvePool {
     ) -> Result<Timed<Result<Counted, GaveUp>>, Problem> {
         if self.inline_budget > 0 {
             let started = Instant::now();
-            let attempt = SOLVER.with_borrow_mut(|solver| {
-                solver.set_budget(self.inline_budget);
-                solver.count_solutions(&puzzle, limit)
-            });
-            if let Ok(counted) = attempt {
-                let elapsed = started.elapsed();
-                self.metrics.observe_inline_solve(elapsed);
-                return Ok(Timed {
-                    value: Ok(counted),
-                    elapsed,
-                });
+            // A panic here would unwind through the connection; on the pool it is caught and
+            // becomes a 500, so it does here too.
+            let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                SOLVER.with_borrow_mut(|solver| {
+                    solver.set_budget(self.inline_budget);
+                    solver.count_solutions(&puzzle, limit)
+                })
+            }))
+            .map_err(|_| {
+                tracing::error!("an inline solve panicked");
+                Problem::Internal
+            })?;
+            let elapsed = started.elapsed();
+            match attempt {
+                Ok(counted) => {
+                    self.metrics.observe_inline_solve(elapsed);
+                    return Ok(Timed {
+                        value: Ok(counted),
+                        elapsed,
+                    });
+                }
+                // The inline budget was the whole budget: the pool would repeat this search.
+                Err(gave_up) if self.inline_budget == self.budget => {
+                    return Ok(Timed {
+                        value: Err(gave_up),
+                        elapsed,
+                    });
+                }
+                Err(_) => {}
             }
         }
         self.run(move |solver| solver.count_solutions(&puzzle, limit))
@@ -344,5 +362,17 @@ mod tests {
         let pool = SolvePool::new(1, 1, 100_000, 0, metrics.clone()).unwrap();
         pool.count_solutions(puzzle(EASY), 2).await.unwrap();
         assert_eq!(inline_count(&metrics), "solves_inline_total 0");
+    }
+
+    #[tokio::test]
+    async fn with_a_budget_inside_the_inline_cap_the_search_is_not_repeated() {
+        let metrics = Arc::new(Metrics::default());
+        // No place on the pool at all: an answer can only come from the inline attempt.
+        let pool = SolvePool::new(1, 0, 10, 32, metrics.clone()).unwrap();
+        let (release, busy) = occupy_the_only_place(&pool).await;
+        let timed = pool.count_solutions(puzzle(HARD), 2).await.unwrap();
+        assert!(timed.value.unwrap_err().stats.guesses >= 10);
+        release.send(()).unwrap();
+        assert!(busy.await.unwrap().is_ok());
     }
 }
