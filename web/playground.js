@@ -18,6 +18,8 @@ let marks = null;
 let lastAction = 'solve';
 /** The cell that takes focus when the grid is tabbed into (roving tabindex). */
 let activeIndex = 0;
+/** Bumped on every board change, so an answer for a board that has changed since is dropped. */
+let boardVersion = 0;
 
 const $ = (id) => document.getElementById(id);
 const inputs = [];
@@ -36,13 +38,15 @@ function buildGrid() {
     input.type = 'text';
     input.inputMode = 'numeric';
     input.autocomplete = 'off';
-    input.maxLength = 1;
     input.tabIndex = index === activeIndex ? 0 : -1;
     input.setAttribute('aria-label', `row ${row + 1}, column ${col + 1}`);
     input.dataset.index = String(index);
     input.addEventListener('keydown', onCellKey);
     input.addEventListener('input', onCellInput);
-    input.addEventListener('focus', () => moveFocus(index, false));
+    input.addEventListener('focus', () => {
+      moveFocus(index, false);
+      input.select(); // the next digit typed replaces this one, on phones too
+    });
     input.addEventListener('paste', onCellPaste);
     const pencil = document.createElement('div');
     pencil.className = 'marks';
@@ -117,6 +121,7 @@ function enter(index, digit) {
 
 /** Anything that changes the board makes old highlights and marks stale. */
 function boardChanged() {
+  boardVersion += 1;
   solvedCells = new Set();
   marks = null;
   clearHighlights();
@@ -150,12 +155,15 @@ function render() {
 
 function clearHighlights() {
   for (const box of cellBoxes) box.classList.remove('conflict', 'hint', 'target');
+  for (const input of inputs) input.removeAttribute('aria-invalid');
 }
 
+/** Colours the cells; conflicting ones are also marked invalid for screen readers. */
 function highlight(positions, className) {
   for (const { row, col } of positions) {
     if (row >= 0 && row < SIZE && col >= 0 && col < SIZE) {
       cellBoxes[row * SIZE + col].classList.add(className);
+      if (className === 'conflict') inputs[row * SIZE + col].setAttribute('aria-invalid', 'true');
     }
   }
 }
@@ -263,11 +271,15 @@ function showCurl() {
 
 let busy = false;
 
-/** Sends one action's request; returns the parsed body on 2xx, or null after saying what went wrong. */
+/**
+ * Sends one action's request; returns the parsed body on 2xx, or null after saying what went
+ * wrong, or when the board changed while the request was running (the answer is then stale).
+ */
 async function call(action) {
   if (busy) return null;
   lastAction = action;
   const request = ACTIONS[action]();
+  const sentFor = boardVersion;
   $('curl').textContent = curlCommand(request);
   setBusy(true);
   const started = performance.now();
@@ -294,6 +306,10 @@ async function call(action) {
     }
     const shown = body === null ? text : JSON.stringify(body, null, 2);
     $('response').textContent = `HTTP ${response.status} ${response.statusText} · ${elapsed} ms\n${shown}`;
+    if (boardVersion !== sentFor && action !== 'generate') {
+      say('info', `The board changed while ${action} was running, so its answer no longer fits; press ${action} again.`);
+      return null;
+    }
     if (response.ok && body !== null) return body;
     showProblem(response, body);
     return null;
@@ -302,9 +318,12 @@ async function call(action) {
   }
 }
 
+/** aria-disabled rather than disabled: a disabled button drops the keyboard focus. */
 function setBusy(on) {
   busy = on;
-  for (const id of ['solve', 'validate', 'hint', 'candidates', 'generate']) $(id).disabled = on;
+  for (const id of ['solve', 'validate', 'hint', 'candidates', 'generate']) {
+    $(id).setAttribute('aria-disabled', String(on));
+  }
 }
 
 /** What each problem type means for the person at the grid, beyond the server's own detail. */
@@ -432,7 +451,8 @@ async function generate() {
   lastAction = 'generate';
   showCurl();
   const grade = result.grade;
-  say('ok', `A ${result.difficulty} puzzle with ${result.givens} givens (seed ${result.seed}; hardest technique: ${grade.hardest.replace(/_/g, ' ')}). Send the same seed to get it again.`);
+  const hardest = grade.hardest ? grade.hardest.replace(/_/g, ' ') : 'none';
+  say('ok', `A ${result.difficulty} puzzle with ${result.givens} givens (seed ${result.seed}; hardest technique: ${hardest}). Send the same seed to get it again.`);
 }
 
 function clearEntries() {

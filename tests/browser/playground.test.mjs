@@ -146,6 +146,7 @@ test('make a conflict, validate, see the cells highlighted; solve names the prob
   const conflicted = await page.locator('#grid .cell.conflict').evaluateAll((boxes) =>
     boxes.map((box) => [...box.parentElement.children].indexOf(box)));
   assert.deepEqual(conflicted, [0, 1, 73]);
+  assert.equal(await cell(page, 0, 1).getAttribute('aria-invalid'), 'true');
   await page.screenshot({ path: join(ARTIFACTS, 'conflict.png'), fullPage: true });
 
   await page.click('#solve');
@@ -233,6 +234,7 @@ test('keyboard only: one tab stop for the grid, arrows move, Enter on a button a
   await page.keyboard.press('Enter');
   await page.locator('#message.ok').waitFor();
   assert.equal(await boardText(page), SOLUTION);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'solve', 'focus stays put');
   await context.close();
 });
 
