@@ -56,7 +56,7 @@ field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 
 echo "file: $(basename "$file"), ${secs} s per run, $(nproc) cores, wrk on the same machine"
 echo
-echo "| connections | service 200s/s | p50 ms | p99 ms | p99.9 ms | baseline 200s/s | baseline p50 ms | baseline p99 ms | ratio req/s | p99/p50 | statuses |"
+echo "| connections | service 200s/s | p50 ms | p99 ms | p99.9 ms | baseline 200s/s | baseline p50 ms | baseline p99 ms | ratio | p99/p50 | statuses |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -79,6 +79,7 @@ for c in ${BENCH_CONNECTIONS:-1 16 64}; do
         -v brps="$(field rps "$b")" -v b50="$(field p50_ms "$b")" -v b99="$(field p99_ms "$b")" \
         -v bn="$(field requests "$b")" -v bt="$(field statuses "$b")" '
       function ok(statuses, n,   parts, i, k) {
+        if (n == 0) return 0
         k = split(statuses, parts, ",")
         for (i = 1; i <= k; i++) if (parts[i] ~ /^200=/) return substr(parts[i], 5) / n
         return 0
@@ -86,7 +87,7 @@ for c in ${BENCH_CONNECTIONS:-1 16 64}; do
       BEGIN {
         srps *= ok(st, sn); brps *= ok(bt, bn)
         printf "| %d | %.0f | %.3f | %.3f | %.3f | %.0f | %.3f | %.3f | %.2f | %.1f | %s |\n",
-          c, srps, s50, s99, s999, brps, b50, b99, srps / brps, s99 / s50, st }')
+          c, srps, s50, s99, s999, brps, b50, b99, brps ? srps / brps : 0, s50 ? s99 / s50 : 0, st }')
     echo "$row"
     ratios+=("$(cut -d'|' -f10 <<<"$row")") spreads+=("$(cut -d'|' -f11 <<<"$row")")
   done
