@@ -371,7 +371,7 @@ function say(kind, text, type = '') {
   }
 }
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
 
 // ---------------------------------------------------------------- the actions
 
@@ -387,10 +387,9 @@ async function solve() {
   marks = null;
   clearHighlights();
   solvedCells = filled;
-  render();
-  showCurl();
+  render(); // the curl command stays the one just sent, for the puzzle as it was
   const uniqueness = result.unique ? 'the only solution' : 'one of several solutions';
-  say('ok', `Solved: ${uniqueness}, ${plural(filled.size, 'cell')} filled, ${plural(result.stats.guesses, 'guess')} in ${result.stats.micros} µs.`);
+  say('ok', `Solved: ${uniqueness}, ${plural(filled.size, 'cell')} filled, ${plural(result.stats.guesses, 'guess', 'guesses')} in ${result.stats.micros} µs.`);
 }
 
 function describeConflict(conflict) {

@@ -116,7 +116,7 @@ test('type a puzzle, solve it, see the solution; the shown curl command gives th
   assert.equal(await boardText(page), PUZZLE);
   await page.click('#solve');
   await page.locator('#message.ok').waitFor();
-  assert.match(await message(page).textContent(), /Solved: the only solution, 55 cells filled/);
+  assert.match(await message(page).textContent(), /Solved: the only solution, 55 cells filled, 0 guesses in \d+ µs\./);
   assert.equal(await boardText(page), SOLUTION);
   assert.equal(await cellBox(page, 0, 1).getAttribute('class'), 'cell row-0 col-1 solved');
   await page.screenshot({ path: join(ARTIFACTS, 'solved.png'), fullPage: true });
@@ -124,6 +124,7 @@ test('type a puzzle, solve it, see the solution; the shown curl command gives th
   // The curl command on show is the request just sent; run it for real.
   const command = await page.locator('#curl').textContent();
   assert.match(command, /^curl -s '.*\/solve' -H 'Content-Type: application\/json' -d /);
+  assert.ok(command.includes('"9.7.....6"'), 'the command sent the puzzle, not the solution');
   const answer = runShownCurl(command);
   assert.equal(answer.solution.join(''), SOLUTION);
   assert.equal(answer.unique, true);
