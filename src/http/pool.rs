@@ -72,6 +72,14 @@ thread_local! {
     static SOLVER: std::cell::RefCell<Solver> = std::cell::RefCell::new(Solver::new());
 }
 
+/// Runs `job` with this thread's solver, set to `budget` guesses.
+fn with_thread_solver<T>(budget: u64, job: impl FnOnce(&mut Solver) -> T) -> T {
+    SOLVER.with_borrow_mut(|solver| {
+        solver.set_budget(budget);
+        job(solver)
+    })
+}
+
 impl SolvePool {
     /// `slots` solver threads (at least 1), `queue` more jobs waiting, `budget` guesses per
     /// solve, of which `inline_budget` may be tried on the caller's thread first (0: none).
@@ -112,8 +120,7 @@ impl SolvePool {
             // A panic here would unwind through the connection; on the pool it is caught and
             // becomes a 500, so it does here too.
             let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                SOLVER.with_borrow_mut(|solver| {
-                    solver.set_budget(self.inline_budget);
+                with_thread_solver(self.inline_budget, |solver| {
                     solver.count_solutions(&puzzle, limit)
                 })
             }))
@@ -122,22 +129,16 @@ impl SolvePool {
                 Problem::Internal
             })?;
             let elapsed = started.elapsed();
-            match attempt {
-                Ok(counted) => {
-                    self.metrics.observe_inline_solve(elapsed);
-                    return Ok(Timed {
-                        value: Ok(counted),
-                        elapsed,
-                    });
-                }
-                // The inline budget was the whole budget: the pool would repeat this search.
-                Err(gave_up) if self.inline_budget == self.budget => {
-                    return Ok(Timed {
-                        value: Err(gave_up),
-                        elapsed,
-                    });
-                }
-                Err(_) => {}
+            if attempt.is_ok() {
+                self.metrics.observe_inline_solve(elapsed);
+            }
+            // A search that gave up goes to the pool, unless the inline budget was the whole
+            // budget: the pool would only repeat it.
+            if attempt.is_ok() || self.inline_budget == self.budget {
+                return Ok(Timed {
+                    value: attempt,
+                    elapsed,
+                });
             }
         }
         self.run(move |solver| solver.count_solutions(&puzzle, limit))
@@ -167,13 +168,8 @@ impl SolvePool {
     {
         let admission = self.admit()?;
         let budget = self.budget;
-        self.spawn(admission, move || {
-            SOLVER.with_borrow_mut(|solver| {
-                solver.set_budget(budget);
-                job(solver)
-            })
-        })
-        .await
+        self.spawn(admission, move || with_thread_solver(budget, job))
+            .await
     }
 
     /// Runs `job` on the pool with the search budget as its argument, for engines other than
