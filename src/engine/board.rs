@@ -39,8 +39,9 @@ impl Digit {
 }
 
 impl fmt::Display for Digit {
+    /// The value, honouring width and alignment (`{:<3}`), like a plain integer.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+        fmt::Display::fmt(&self.0, f)
     }
 }
 
