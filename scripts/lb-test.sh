@@ -2,16 +2,16 @@
 # Three release replicas behind nginx on loopback, with deploy/nginx.conf's directives (the
 # compose upstream `sudoku:8080` becomes three 127.0.0.1 ports). Drives load through nginx and
 #   (a) rolls a replica: SIGTERM, wait for exit, start it again - no client may see a failure;
-#   (b) SIGKILLs a replica mid-load - failures are counted and reported;
+#   (b) SIGKILLs a replica mid-load - nginx retries on the others, so no client may see a
+#       failure either;
 #   (c) compares throughput through the balancer with one replica direct;
 #   (d) checks the balancer's own limits and errors: a /solve/batch body above 8 KiB passes,
 #       an oversize body and "no replica left" are answered as problem+json.
 # Bounded in time (about 6 x SECONDS), loopback only. usage: scripts/lb-test.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/server.sh
 secs=${1:-8}
-ports=(18611 18612 18613)
-lb_port=18610
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 command -v nginx >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light >/dev/null; }
 cargo build --quiet --release --bin sudoku-service
@@ -27,17 +27,15 @@ trap cleanup EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-start_replica() { # port
-  RUST_LOG=warn target/release/sudoku-service serve --host 127.0.0.1 --port "$1" \
-    --shutdown-delay-ms 1500 2>>"$work/replica-$1.log" &
-  pid[$1]=$!
-  for _ in $(seq 1 100); do
-    curl -fs -o /dev/null -m 1 "http://127.0.0.1:$1/readyz" && return 0
-    sleep 0.05
-  done
-  echo "replica $1 did not start"; exit 1
+start_replica() { # port (0 for a free one); echoes nothing, records pid[port]
+  start_server replica "$work/replica-$RANDOM.log" target/release/sudoku-service serve \
+    --host 127.0.0.1 --port "$1" --shutdown-delay-ms 1500
+  pid[$replica_port]=$replica_pid
+  last_port=$replica_port
 }
-for p in "${ports[@]}"; do start_replica "$p"; done
+ports=()
+for _ in 1 2 3; do start_replica 0; ports+=("$last_port"); done
+lb_port=$(free_port)
 
 # deploy/nginx.conf, adapted: loopback upstreams, no Docker DNS, files in the work folder.
 servers=""
@@ -101,6 +99,7 @@ wait "$loader"
 r=$(cat "$work/kill")
 echo "   $r"
 echo "   failed requests seen by the client: $(lost "$r") (nginx retries connect errors on the others)"
+[ "$(lost "$r")" = 0 ] || fail "requests failed when a replica was killed"
 
 echo "== (d) the balancer's body limits and its own errors"
 head -n 200 ../shared/data/puzzles_17_clue.txt >"$work/batch.txt"

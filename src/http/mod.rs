@@ -153,7 +153,10 @@ pub async fn run(args: ServeArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // Its own target, so that scripts can switch this one line on with RUST_LOG=warn (see
+    // scripts/lib/server.sh): they learn the port from it.
     tracing::info!(
+        target: "sudoku_service::startup",
         addr = %local,
         solver_slots = args.slots(),
         queue = args.queue(),
