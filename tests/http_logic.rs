@@ -2,23 +2,41 @@
 
 mod common;
 
-use common::{client, TestServer, SEED, SEED_SOLUTION};
-use reqwest::Response;
+use common::{ok_json, post, TestServer, HARD, SEED, SEED_SOLUTION};
 use serde_json::{json, Value};
-use sudoku_service::engine::{validate, Board, Puzzle, Solver};
+use sudoku_service::engine::{Board, Puzzle, Solver};
+use sudoku_service::http::ServeArgs;
 
-async fn post(server: &TestServer, path: &str, body: Value) -> Response {
-    client()
-        .post(server.url(path))
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
+/// From the unbiased set: needs pointing, claiming, a naked pair and an XY-Wing.
+const WING: &str =
+    ".2.6.......6..71......1.....7...52...9546......4..18...4.8..92...2.74..8.....6..3";
+
+/// The digits no given of `board` rules out at cell `i`: row, column and box, computed here
+/// without the engine.
+fn basic_marks(board: &str, i: usize) -> Vec<u8> {
+    let cells = board.as_bytes();
+    let (r, c) = (i / 9, i % 9);
+    let seen = |j: usize| {
+        let (jr, jc) = (j / 9, j % 9);
+        jr == r || jc == c || (jr / 3 == r / 3 && jc / 3 == c / 3)
+    };
+    (1..=9u8)
+        .filter(|&d| !(0..81).any(|j| seen(j) && cells[j] == b'0' + d))
+        .collect()
 }
 
-async fn ok_json(response: Response) -> Value {
-    assert_eq!(response.status(), 200);
-    response.json().await.unwrap()
+fn cell_index(cell: &Value) -> usize {
+    (cell["row"].as_u64().unwrap() * 9 + cell["col"].as_u64().unwrap()) as usize
+}
+
+fn solution_of(line: &str) -> String {
+    let puzzle = Puzzle::new(Board::from_line(line).unwrap()).unwrap();
+    Solver::new()
+        .solve(&puzzle)
+        .unwrap()
+        .first
+        .unwrap()
+        .to_line()
 }
 
 #[tokio::test]
@@ -119,31 +137,40 @@ async fn hint_gives_the_next_step_and_points_at_mistakes_first() {
     assert_eq!(body["kind"], "step");
     let step = &body["step"];
     assert!(step["explanation"].as_str().unwrap().ends_with('.'));
+    assert_eq!(body["explanation"], step["explanation"]);
+    assert!(body.get("setup").is_none(), "{body}");
     // The placement agrees with the solution.
     let placed = &step["placements"][0];
-    let index = placed["row"].as_u64().unwrap() * 9 + placed["col"].as_u64().unwrap();
-    let expected = SEED_SOLUTION.as_bytes()[index as usize] - b'0';
+    let expected = SEED_SOLUTION.as_bytes()[cell_index(placed)] - b'0';
     assert_eq!(placed["digit"], expected);
 
-    // A wrong entry in an empty cell, named against the givens.
-    let mut board: Vec<u8> = SEED.bytes().collect();
+    // A wrong entry that repeats nothing: the first empty cell gets a digit its givens allow
+    // but the solution does not have.
     let wrong_at = SEED.find('.').unwrap();
-    let right = SEED_SOLUTION.as_bytes()[wrong_at];
-    board[wrong_at] = if right == b'1' { b'2' } else { b'1' };
+    let right = SEED_SOLUTION.as_bytes()[wrong_at] - b'0';
+    let wrong = *basic_marks(SEED, wrong_at)
+        .iter()
+        .find(|&&d| d != right)
+        .expect("the first empty cell has two candidates");
+    let mut board: Vec<u8> = SEED.bytes().collect();
+    board[wrong_at] = b'0' + wrong;
     let board = String::from_utf8(board).unwrap();
-    if validate(&Board::from_line(&board).unwrap())
-        .conflicts
-        .is_empty()
-    {
-        let body =
-            ok_json(post(&server, "/hint", json!({"board": board, "givens": SEED})).await).await;
-        assert_eq!(body["kind"], "mistake");
-        assert_eq!(
-            body["cell"],
-            json!({"row": wrong_at / 9, "col": wrong_at % 9})
-        );
-        assert_eq!(body["digit"], right - b'0');
-    }
+    let body = ok_json(post(&server, "/hint", json!({"board": board, "givens": SEED})).await).await;
+    assert_eq!(body["kind"], "mistake", "{body}");
+    assert_eq!(
+        body["cell"],
+        json!({"row": wrong_at / 9, "col": wrong_at % 9})
+    );
+    assert_eq!(body["digit"], right);
+    assert_eq!(body["entered"], wrong);
+    assert_eq!(
+        body["explanation"],
+        format!(
+            "The {wrong} in row {}, column {} is not part of the solution.",
+            wrong_at / 9 + 1,
+            wrong_at % 9 + 1
+        )
+    );
 
     // A repeated digit comes first of all.
     let clash = format!("99{}", &SEED[2..]);
@@ -157,31 +184,140 @@ async fn hint_gives_the_next_step_and_points_at_mistakes_first() {
 }
 
 #[tokio::test]
-async fn candidates_are_pencil_marks_that_keep_the_solution() {
+async fn hint_says_when_no_deduction_can_be_trusted() {
     let server = TestServer::start().await;
-    for techniques in [false, true] {
-        let body = ok_json(
-            post(
-                &server,
-                "/candidates",
-                json!({"board": SEED, "techniques": techniques}),
-            )
-            .await,
-        )
-        .await;
-        assert_eq!(body["techniques"], techniques);
-        let grid: Vec<Vec<Vec<u8>>> = serde_json::from_value(body["candidates"].clone()).unwrap();
-        assert_eq!(grid.len(), 9);
-        for (r, row) in grid.iter().enumerate() {
-            assert_eq!(row.len(), 9);
-            for (c, marks) in row.iter().enumerate() {
-                let i = r * 9 + c;
-                if SEED.as_bytes()[i] == b'.' {
-                    assert!(marks.contains(&(SEED_SOLUTION.as_bytes()[i] - b'0')));
-                } else {
-                    assert!(marks.is_empty());
-                }
+    let hint = |board: String| {
+        let server = &server;
+        async move { ok_json(post(server, "/hint", json!({ "board": board })).await).await }
+    };
+    let unsolvable = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
+    let body = hint(unsolvable).await;
+    assert_eq!(body["kind"], "unsolvable");
+    assert_eq!(body["explanation"], "This puzzle has no solution.");
+    let body = hint(".".repeat(81)).await;
+    assert_eq!(body["kind"], "multiple_solutions");
+    server.shutdown().await;
+
+    // Without the budget to check the puzzle, no hint is given.
+    let stingy = TestServer::with(ServeArgs {
+        budget: 0,
+        ..ServeArgs::default()
+    })
+    .await;
+    let body = ok_json(post(&stingy, "/hint", json!({ "board": HARD })).await).await;
+    assert_eq!(body["kind"], "undecided");
+    assert_eq!(
+        body["explanation"],
+        "This puzzle is too hard to check in time."
+    );
+    stingy.shutdown().await;
+}
+
+/// Follows `/hint` from `puzzle` to the end, checking every placement, reveal and setup
+/// elimination against the solution; returns the kinds of the hints in order, and how many
+/// setup steps came with them.
+async fn play_by_hints(server: &TestServer, puzzle: &str) -> (Vec<String>, usize) {
+    let solution = solution_of(puzzle);
+    let digit_at = |cell: &Value| solution.as_bytes()[cell_index(cell)] - b'0';
+    let mut board: Vec<u8> = puzzle.bytes().collect();
+    let (mut kinds, mut setups) = (Vec::new(), 0);
+    for _ in 0..=81 {
+        let line = String::from_utf8(board.clone()).unwrap();
+        let body = ok_json(post(server, "/hint", json!({ "board": line })).await).await;
+        let kind = body["kind"].as_str().unwrap().to_string();
+        for setup in body["setup"].as_array().into_iter().flatten() {
+            setups += 1;
+            assert!(
+                setup["placements"].as_array().unwrap().is_empty(),
+                "{setup}"
+            );
+            let eliminations = setup["eliminations"].as_array().unwrap();
+            assert!(!eliminations.is_empty(), "{setup}");
+            for e in eliminations {
+                assert_ne!(e["digit"], digit_at(e), "{setup}");
             }
+        }
+        let placed: Vec<Value> = match kind.as_str() {
+            "solved" => {
+                kinds.push(kind);
+                break;
+            }
+            "step" => body["step"]["placements"].as_array().unwrap().clone(),
+            "guess" => {
+                assert_eq!(board[cell_index(&body["cell"])], b'.', "{body}");
+                vec![
+                    json!({"row": body["cell"]["row"], "col": body["cell"]["col"], "digit": body["digit"]}),
+                ]
+            }
+            other => panic!("unexpected hint {other}: {body}"),
+        };
+        kinds.push(kind);
+        assert!(!placed.is_empty());
+        for placement in placed {
+            assert_eq!(placement["digit"], digit_at(&placement), "{body}");
+            board[cell_index(&placement)] = b'0' + digit_at(&placement);
+        }
+    }
+    assert_eq!(String::from_utf8(board).unwrap(), solution);
+    (kinds, setups)
+}
+
+#[tokio::test]
+async fn hints_lead_to_the_solution_with_setup_steps_and_reveals() {
+    let server = TestServer::start().await;
+    // Logic gets stuck on the hardest puzzles: a cell of the solution is revealed.
+    let (kinds, _) = play_by_hints(&server, HARD).await;
+    assert!(kinds.iter().any(|k| k == "guess"), "{kinds:?}");
+    assert_eq!(kinds.last().unwrap(), "solved");
+    // A player without pencil marks is told which eliminations to make first.
+    let (kinds, setups) = play_by_hints(&server, WING).await;
+    assert!(setups > 0, "{kinds:?}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn candidates_are_exactly_the_pencil_marks() {
+    let server = TestServer::start().await;
+    let marks = |board: &str, techniques: bool| {
+        let server = &server;
+        let board = board.to_string();
+        async move {
+            let body = ok_json(
+                post(
+                    server,
+                    "/candidates",
+                    json!({"board": board, "techniques": techniques}),
+                )
+                .await,
+            )
+            .await;
+            assert_eq!(body["techniques"], techniques);
+            let grid: Vec<Vec<Vec<u8>>> =
+                serde_json::from_value(body["candidates"].clone()).unwrap();
+            assert_eq!(grid.len(), 9);
+            assert!(grid.iter().all(|row| row.len() == 9));
+            grid.concat()
+        }
+    };
+    for puzzle in [SEED, WING] {
+        let basic = marks(puzzle, false).await;
+        let refined = marks(puzzle, true).await;
+        let solution = solution_of(puzzle);
+        let mut removed = 0;
+        for i in 0..81 {
+            if puzzle.as_bytes()[i] == b'.' {
+                assert_eq!(basic[i], basic_marks(puzzle, i), "cell {i}");
+            } else {
+                assert!(basic[i].is_empty() && refined[i].is_empty(), "cell {i}");
+            }
+            assert!(refined[i].iter().all(|d| basic[i].contains(d)), "cell {i}");
+            if puzzle.as_bytes()[i] == b'.' {
+                assert!(refined[i].contains(&(solution.as_bytes()[i] - b'0')));
+            }
+            removed += basic[i].len() - refined[i].len();
+        }
+        if puzzle == WING {
+            assert!(removed > 0, "the techniques remove marks on this puzzle");
         }
     }
     let clash = format!("99{}", &SEED[2..]);

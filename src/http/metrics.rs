@@ -75,6 +75,7 @@ pub struct Metrics {
     routes: Mutex<BTreeMap<String, RouteStats>>,
     /// Time spent inside the solver, per solve.
     solve_time: Mutex<Histogram>,
+    requests_in_flight: AtomicI64,
     solves_in_flight: AtomicI64,
     solves_queued: AtomicI64,
     solves_rejected: AtomicU64,
@@ -85,6 +86,8 @@ pub struct Metrics {
 /// Which gauge a [`GaugeGuard`] holds up.
 #[derive(Debug, Clone, Copy)]
 pub enum Gauge {
+    /// HTTP requests between their headers and their answer.
+    Requests,
     InFlight,
     Queued,
 }
@@ -108,6 +111,7 @@ impl Drop for GaugeGuard<'_> {
 impl Metrics {
     fn gauge(&self, gauge: Gauge) -> &AtomicI64 {
         match gauge {
+            Gauge::Requests => &self.requests_in_flight,
             Gauge::InFlight => &self.solves_in_flight,
             Gauge::Queued => &self.solves_queued,
         }
@@ -211,6 +215,12 @@ impl Metrics {
             h.render(&mut out, "solve_duration_seconds", "");
         }
         let scalars = [
+            (
+                "http_requests_in_flight",
+                "gauge",
+                "HTTP requests received and not yet answered (this one included).",
+                self.requests_in_flight.load(Ordering::Relaxed),
+            ),
             (
                 "solves_in_flight",
                 "gauge",

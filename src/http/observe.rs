@@ -20,6 +20,7 @@ use axum::response::{IntoResponse, Response};
 use tower::{Layer, Service};
 use tracing::Instrument;
 
+use super::metrics::Gauge;
 use super::problem::{as_problem_json, Problem};
 use super::AppState;
 
@@ -104,6 +105,7 @@ where
     );
 
     let uri = request.uri().clone();
+    let in_flight = app.metrics.hold(Gauge::Requests);
     let answer = tokio::time::timeout(app.request_timeout, inner.call(request))
         .instrument(span.clone())
         .await;
@@ -112,6 +114,7 @@ where
         Ok(Err(never)) => match never {},
         Err(_elapsed) => Problem::Timeout.into_response(),
     };
+    drop(in_flight);
     let mut response = as_problem_json(response, uri.path());
     response.headers_mut().insert(X_REQUEST_ID.clone(), id);
 
