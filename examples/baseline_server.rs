@@ -12,12 +12,13 @@ use std::time::Duration;
 use axum::routing::post;
 use axum::{Json, Router};
 use serde_json::{json, Value};
+use sudoku_service::http::extract::ApiJson;
 use sudoku_service::http::problem::Problem;
 use sudoku_service::http::server::{serve, shutdown_signal, ServeOptions};
-use sudoku_service::http::wire::{ApiJson, BoardRequest};
+use sudoku_service::http::wire::BoardRequest;
 
 async fn parse_only(ApiJson(request): ApiJson<BoardRequest>) -> Result<Json<Value>, Problem> {
-    let board = request.board.parse().map_err(Problem::InvalidBoard)?;
+    let board = request.board.parse()?;
     Ok(Json(json!({
         "solution": board.to_line(),
         "unique": true,

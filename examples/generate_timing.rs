@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use sudoku_service::engine::{generate, Difficulty, Symmetry};
+use sudoku_service::engine::{Budget, Difficulty, Engine, Symmetry};
 
 fn main() {
     let seeds: u64 = std::env::args()
@@ -18,13 +18,16 @@ fn main() {
         "{:<8} {:<10} {:>9} {:>9} {:>9} {:>6} {:>9} {:>7}",
         "target", "symmetry", "p50 ms", "p99 ms", "max ms", "hit", "attempts", "clues"
     );
+    let mut engine = Engine::new();
     for symmetry in [Symmetry::None, Symmetry::Rotational] {
         for difficulty in Difficulty::ALL {
             let mut times = Vec::new();
             let (mut hits, mut attempts, mut clues) = (0, 0, 0);
             for seed in 0..seeds {
                 let start = Instant::now();
-                let g = generate(difficulty, seed, symmetry);
+                let g = engine
+                    .generate(difficulty, seed, symmetry, &Budget::unlimited())
+                    .expect("no limit");
                 times.push(start.elapsed());
                 hits += u64::from(g.on_target);
                 attempts += u64::from(g.attempts);

@@ -10,6 +10,10 @@
 #   4. slow and broken clients: slowloris headers are cut at the header timeout, stalled bodies
 #      get a 503 timeout at the request timeout (each within a tolerance), normal clients are
 #      all served meanwhile, and no descriptor leaks
+#   5. expensive small bodies (25x25 with forty 7-cell cages, 16x16 with 8-cell cages) to
+#      /solve and /validate at once: at most 0.5 s of server CPU per request, answers within
+#      the time limit, nothing left running, a hard classic solve right after under 0.5 s
+#      (scripts/hostile_bodies.py)
 # The timing bounds are generous on purpose (2 shared cores): they catch a stall, not jitter.
 # usage: scripts/faults.sh [SECONDS_PER_DRILL]      (default 20; CI uses 5)
 set -euo pipefail
@@ -153,6 +157,12 @@ echo "   open file descriptors: $fds_before before, $fds_after after"
 [ "$slow_code" = 0 ] || fail "slow clients were not cut off as configured (see above)"
 grep -Eq '^200=[0-9]+$' <<<"$(field statuses "$r")" || fail "normal clients not all served: $(field statuses "$r")"
 [ "$fds_after" -le $((fds_before + 2)) ] || fail "descriptors leaked: $fds_before -> $fds_after"
+stop_server svc
+
+echo "== 5. expensive small bodies, default settings"
+start
+python3 scripts/hostile_bodies.py "$svc_port" "$svc_pid" 2 10 0.5 | sed 's/^/   /' ||
+  fail "expensive bodies broke a promise (see above)"
 stop_server svc
 
 if [ "$failures" -gt 0 ]; then

@@ -76,7 +76,7 @@ async fn board_errors_are_422_and_point_at_the_cell() {
         "invalid-board",
     )
     .await;
-    assert_eq!(body["detail"], "expected 9 rows, found 1");
+    assert_eq!(body["detail"], "expected 4, 6, 9, 16 or 25 rows, found 1");
 
     let mut wide = rows(SEED);
     wide[8] = "１........".to_string();
@@ -94,7 +94,10 @@ async fn board_errors_are_422_and_point_at_the_cell() {
         "invalid-board",
     )
     .await;
-    assert_eq!(body["detail"], "expected 81 characters, found 3");
+    assert_eq!(
+        body["detail"],
+        "expected 16, 36, 81, 256 or 625 characters, found 3"
+    );
     server.shutdown().await;
 }
 
@@ -132,7 +135,7 @@ async fn unsolvable_and_over_budget_puzzles_are_distinct_422s() {
     server.shutdown().await;
 
     let stingy = TestServer::with(ServeArgs {
-        budget: 0,
+        work_budget: 0,
         ..ServeArgs::default()
     })
     .await;
@@ -142,7 +145,7 @@ async fn unsolvable_and_over_budget_puzzles_are_distinct_422s() {
         "budget-exhausted",
     )
     .await;
-    assert_eq!(body["guesses"], 0);
+    assert_eq!(body["work"], 1);
     expect_problem(
         post_json(&stingy, "/validate", json!({"board": ".".repeat(81)})).await,
         422,
@@ -165,7 +168,7 @@ async fn request_shape_errors() {
             JSON,
             422,
             "invalid-request",
-            "an array of 9 row strings or one 81-character string",
+            "an array of row strings or one string of all cells",
         ),
         (
             "{\"grid\": []}",
@@ -364,17 +367,31 @@ async fn operator_endpoints() {
     assert!(response.headers()[header::CONTENT_TYPE]
         .to_str()
         .unwrap()
-        .starts_with("text/plain"));
+        .starts_with("application/openmetrics-text"));
     let text = response.text().await.unwrap();
     for needle in [
         "http_requests_total{route=\"/solve\",method=\"POST\",status=\"200\"} 1",
         "http_requests_total{route=\"unmatched\",method=\"GET\",status=\"404\"} 1",
-        "http_request_duration_seconds_bucket{route=\"/solve\",le=\"+Inf\"} 1",
+        "http_request_duration_seconds_bucket{le=\"+Inf\",route=\"/solve\"} 1",
         "solve_duration_seconds_count 1",
+        "solves_inline_total 1",
         "solves_in_flight 0",
         "solves_rejected_total 0",
+        "# EOF",
     ] {
-        assert!(text.contains(needle), "missing {needle} in\n{text}");
+        assert!(
+            text.lines().any(|l| l == needle),
+            "missing {needle} in\n{text}"
+        );
+    }
+    // Every route the service answers has its own label: none falls into "unmatched".
+    for route in sudoku_service::http::ROUTE_PATTERNS {
+        c.get(server.url(route)).send().await.unwrap();
+        let text = server.get_text("/metrics").await;
+        assert!(
+            text.contains(&format!("route=\"{route}\",method=\"GET\"")),
+            "{route} has no series of its own"
+        );
     }
 
     let spec = c.get(server.url("/openapi.yaml")).send().await.unwrap();
@@ -624,7 +641,7 @@ async fn a_busy_request_past_its_time_limit_gets_a_timeout_and_stops_working() {
 #[tokio::test]
 async fn budget_exhaustion_and_queued_solves_are_counted() {
     let stingy = TestServer::with(ServeArgs {
-        budget: 0,
+        work_budget: 0,
         ..ServeArgs::default()
     })
     .await;
@@ -645,7 +662,7 @@ async fn budget_exhaustion_and_queued_solves_are_counted() {
     .await;
     let batch = tokio::spawn(post_json_owned(
         server.url("/solve/batch"),
-        json!(vec![HARD; 4000]),
+        json!(vec![HARD; 1500]),
     ));
     wait_for("the batch runs", || async {
         server.metric("solves_in_flight").await == 1.0

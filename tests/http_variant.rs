@@ -94,7 +94,7 @@ fn killer_cages(seed: u64) -> Value {
         .cages()
         .iter()
         .map(|c| {
-            let cells: Vec<[usize; 2]> = c.cells().iter().map(|p| [p.row, p.col]).collect();
+            let cells: Vec<[usize; 2]> = c.cells().iter().map(|p| [p.row(), p.col()]).collect();
             json!({"sum": c.sum(), "cells": cells})
         })
         .collect();
@@ -256,7 +256,7 @@ async fn expensive_killer(server: &TestServer) -> Value {
 #[tokio::test]
 async fn an_expensive_killer_runs_out_of_budget_or_time() {
     let stingy = TestServer::with(ServeArgs {
-        budget: 1_000,
+        work_budget: 1_000,
         ..ServeArgs::default()
     })
     .await;
@@ -268,13 +268,13 @@ async fn an_expensive_killer_runs_out_of_budget_or_time() {
             "budget-exhausted",
         )
         .await;
-        assert_eq!(problem["guesses"], 1_000, "{problem}");
+        assert!(problem["work"].as_u64().unwrap() > 1_000, "{problem}");
     }
     stingy.shutdown().await;
 
     let hasty = TestServer::with(ServeArgs {
         request_timeout_ms: 200,
-        budget: 20_000,
+        work_budget: 100_000_000,
         ..ServeArgs::default()
     })
     .await;
@@ -344,7 +344,57 @@ async fn cage_and_size_errors_are_specific_problems() {
         body["conflicts"][0]["cells"],
         json!([{"row": 0, "col": 0}, {"row": 0, "col": 1}])
     );
-    let response = post(&server, "/grade", json!({"board": empty, "cages": []})).await;
-    expect_problem(response, 422, "invalid-request").await;
+    let cage = json!([{"sum": 3, "cells": [[0, 0], [0, 1]]}]);
+    let response = post(&server, "/grade", json!({"board": empty, "cages": cage})).await;
+    let body = expect_problem(response, 422, "unsupported").await;
+    assert_eq!(
+        body["detail"],
+        "grading covers classic 9x9 puzzles without cages; this one is 9x9 Killer; \
+         /solve, /validate and /solve/batch take every size and Killer cages"
+    );
+    server.shutdown().await;
+}
+
+/// A 25x25 board with forty 7-cell cages (sums read off a valid grid): a few kilobytes that
+/// could hold a core for minutes before the work budget existed.
+fn forty_big_cages() -> Value {
+    let (side, width) = (25usize, 7usize);
+    // The shifted-rows pattern is a valid 25x25 grid (5x5 boxes).
+    let digit = |r: usize, c: usize| ((5 * (r % 5) + r / 5 + c) % side + 1) as u32;
+    let mut cages = Vec::new();
+    'rows: for r in 0..side {
+        for start in (0..=side - width).step_by(width) {
+            let cells: Vec<[usize; 2]> = (start..start + width).map(|c| [r, c]).collect();
+            let sum: u32 = cells.iter().map(|&[r, c]| digit(r, c)).sum();
+            cages.push(json!({"sum": sum, "cells": cells}));
+            if cages.len() == 40 {
+                break 'rows;
+            }
+        }
+    }
+    json!({"board": vec![".".repeat(side); side], "cages": cages})
+}
+
+#[tokio::test]
+async fn an_expensive_body_is_bounded_by_default_and_leaves_nothing_running() {
+    let server = TestServer::start().await;
+    let body = forty_big_cages();
+    assert!(body.to_string().len() < 5_000);
+    for path in ["/solve", "/validate"] {
+        let response = post(&server, path, body.clone()).await;
+        let status = response.status().as_u16();
+        let answer: Value = response.json().await.unwrap();
+        // Either answer is honest: solved within the budget, or a 422 that says it ran out.
+        assert!(
+            status == 200 || answer["type"] == "urn:sudoku-service:problem:budget-exhausted",
+            "{status}: {answer}"
+        );
+        // The answer came when the work stopped: nothing is left running.
+        assert_eq!(server.metric("solves_in_flight").await, 0.0);
+        assert_eq!(server.metric("solves_queued").await, 0.0);
+    }
+    let hard = json!({"board": common::HARD});
+    let answer = ok_json(post(&server, "/solve", hard).await).await;
+    assert_eq!(answer["unique"], true);
     server.shutdown().await;
 }

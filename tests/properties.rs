@@ -3,7 +3,8 @@
 //! text forms round-trip.
 
 use proptest::prelude::*;
-use sudoku_service::engine::{validate, Board, Puzzle, Solver};
+use sudoku_service::engine::board::Board;
+use sudoku_service::engine::{validate, Budget, Counted, Engine, Grid, Puzzle};
 
 const GRID: &str =
     "957214386123689457468357129271563894539841672684972513315726948746198235892435761";
@@ -52,12 +53,14 @@ fn peers(i: usize) -> impl Iterator<Item = usize> {
 
 /// A deliberately plain reference: depth-first search on the empty cell with the fewest
 /// candidates (one digit mask per row, column and box), counting solutions up to `limit`.
-/// Shares nothing with the engine.
+/// Shares nothing with the engine. Plain search can meet a board that takes it very long, so
+/// it stops after [`Reference::NODES`] nodes and says so.
 struct Reference {
     cells: [u8; 81],
     rows: [u16; 9],
     cols: [u16; 9],
     boxes: [u16; 9],
+    nodes: u32,
 }
 
 impl Reference {
@@ -67,6 +70,7 @@ impl Reference {
             rows: [0; 9],
             cols: [0; 9],
             boxes: [0; 9],
+            nodes: 0,
         };
         for (i, &d) in cells.iter().enumerate().filter(|(_, &d)| d != 0) {
             reference.set(i, d);
@@ -120,9 +124,17 @@ impl Reference {
         })
     }
 
-    fn count(&mut self, limit: u32) -> u32 {
+    /// Nodes the reference may visit per board.
+    const NODES: u32 = 200_000;
+
+    /// Solutions up to `limit`, or `None` when the search needed more than [`Self::NODES`].
+    fn count(&mut self, limit: u32) -> Option<u32> {
+        self.nodes += 1;
+        if self.nodes > Reference::NODES {
+            return None;
+        }
         if self.dead_end() {
-            return 0;
+            return Some(0);
         }
         let mut best: Option<(usize, u16)> = None;
         for i in (0..81).filter(|&i| self.cells[i] == 0) {
@@ -132,46 +144,76 @@ impl Reference {
             }
         }
         let Some((i, options)) = best else {
-            return 1; // full
+            return Some(1); // full
         };
         let mut found = 0;
         for d in (1..=9).filter(|d| options & (1 << d) != 0) {
             self.set(i, d);
-            found += self.count(limit - found);
+            let below = self.count(limit - found);
             self.clear(i);
+            found += below?;
             if found >= limit {
                 break;
             }
         }
-        found
+        Some(found)
     }
 }
 
-fn check_answer(board: Board) -> Result<(), TestCaseError> {
-    let puzzle = Puzzle::new(board);
+/// Counts `puzzle`'s solutions up to `limit` through the engine's facade, without a limit.
+fn count(puzzle: &Puzzle, limit: u32) -> Counted {
+    Engine::new()
+        .count(puzzle, limit, &Budget::unlimited())
+        .unwrap()
+}
+
+fn puzzle_of(line: &str) -> Puzzle {
+    Puzzle::classic(Grid::from_line(line).unwrap()).unwrap()
+}
+
+fn check_answer(line: &str) -> Result<(), TestCaseError> {
+    let grid = Grid::from_line(line).unwrap();
+    let puzzle = Puzzle::classic(grid.clone());
     prop_assert!(puzzle.is_ok(), "the strategy makes only valid puzzles");
     let puzzle = puzzle.unwrap();
-    let counted = Solver::new().count_solutions(&puzzle, 2).unwrap();
+    let counted = count(&puzzle, 2);
     let mut cells = [0u8; 81];
-    for (pos, digit) in board.givens() {
-        cells[pos.index()] = digit.get();
+    for (i, ch) in line.chars().enumerate() {
+        cells[i] = ch.to_digit(10).unwrap_or(0) as u8;
     }
-    let reference = Reference::new(cells).count(2);
-    prop_assert_eq!(counted.count, reference, "{}", board);
+    // A board too long for the plain reference is rejected (proptest counts rejections and
+    // fails when they are many); with the fixed seed below, the same boards every run.
+    let Some(reference) = Reference::new(cells).count(2) else {
+        return Err(TestCaseError::reject("too long for the reference search"));
+    };
+    prop_assert_eq!(counted.count, reference, "{}", line);
     prop_assert_eq!(counted.count == 0, counted.first.is_none());
-    if let Some(solution) = counted.first {
-        prop_assert!(validate(solution.board()).solved);
-        for (pos, digit) in board.givens() {
-            prop_assert_eq!(solution.board().get(pos), Some(digit));
+    prop_assert_eq!(counted.count == 2, counted.second.is_some());
+    for solution in counted.first.iter().chain(&counted.second) {
+        prop_assert!(validate(solution.grid(), puzzle.rules()).solved);
+        for (cell, digit) in grid.givens() {
+            prop_assert_eq!(solution.grid().get(cell), Some(digit));
         }
     }
+    if let (Some(first), Some(second)) = (&counted.first, &counted.second) {
+        prop_assert!(
+            !first.differences(second).is_empty(),
+            "two different solutions"
+        );
+    }
     // Finding one solution agrees with counting on whether one exists.
-    let one = Solver::new().solve(&puzzle).unwrap();
-    prop_assert_eq!(one.count, counted.count.min(1));
+    prop_assert_eq!(count(&puzzle, 1).count, counted.count.min(1));
     Ok(())
 }
 
 proptest! {
+    // A fixed seed: the same boards on every run, so a slow or failing case is reproducible
+    // rather than a rare surprise in CI.
+    #![proptest_config(ProptestConfig {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(20_261_201),
+        ..ProptestConfig::default()
+    })]
+
     #[test]
     fn parse_and_format_round_trip(line in any_line()) {
         let board = Board::from_line(&line).unwrap();
@@ -181,15 +223,13 @@ proptest! {
 
     #[test]
     fn solutions_of_solvable_boards_are_valid(line in solvable_line()) {
-        let board = Board::from_line(&line).unwrap();
-        let counted = Solver::new().count_solutions(&Puzzle::new(board).unwrap(), 2).unwrap();
-        prop_assert!(counted.count >= 1);
-        check_answer(board)?;
+        prop_assert!(count(&puzzle_of(&line), 2).count >= 1);
+        check_answer(&line)?;
     }
 
     #[test]
     fn counts_on_sparse_boards_match_a_reference(line in sparse_line()) {
-        check_answer(Board::from_line(&line).unwrap())?;
+        check_answer(&line)?;
     }
 }
 
@@ -204,8 +244,7 @@ fn the_strategies_cover_every_count() {
     let mut count = |strategy: &dyn Fn(&mut TestRunner) -> String, runner: &mut TestRunner| {
         for _ in 0..500 {
             let line = strategy(runner);
-            let puzzle = Puzzle::new(Board::from_line(&line).unwrap()).unwrap();
-            seen[Solver::new().count_solutions(&puzzle, 2).unwrap().count as usize] += 1;
+            seen[count(&puzzle_of(&line), 2).count as usize] += 1;
         }
     };
     count(

@@ -7,6 +7,11 @@
 //! is solved in parallel on a rayon pool (one reusable [`Solver`] per worker), and the chunk's
 //! answers are written before the next chunk starts. Memory stays bounded by the chunk size, so a
 //! multi-gigabyte file streams through.
+//!
+//! The files are classic 9x9 puzzles, so this goes straight to the classic fast path (the
+//! compact [`Board`] and the band solver) rather than through the general facade: parsing and
+//! writing cost as much as solving here. There is no budget: the operator runs it on their own
+//! machine and can stop it.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
@@ -18,7 +23,9 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::engine::{Board, Puzzle, Solver};
+use crate::engine::board::{Board, ClassicPuzzle};
+use crate::engine::solver::Solver;
+use crate::engine::Budget;
 
 pub mod healthcheck;
 
@@ -52,10 +59,10 @@ pub struct Tally {
 /// Solves one input line: the 81-digit solution, or `error: <reason>`.
 pub fn answer_line(solver: &mut Solver, line: &str, unique: bool) -> Result<String, String> {
     let board = Board::from_line(line).map_err(|e| e.to_string())?;
-    let puzzle = Puzzle::new(board).map_err(|e| e.to_string())?;
+    let puzzle = ClassicPuzzle::new(board).map_err(|e| e.to_string())?;
     let limit = if unique { 2 } else { 1 };
     let counted = solver
-        .count_solutions(&puzzle, limit)
+        .count_solutions(&puzzle, limit, &Budget::unlimited())
         .map_err(|e| e.to_string())?;
     match (counted.first, counted.count) {
         (None, _) => Err("no solution".to_string()),

@@ -24,10 +24,12 @@
 //! [`logic::grade`](mod@crate::engine::logic::grade). Deterministic: the same
 //! `(difficulty, seed, symmetry)` gives the same puzzle on every platform.
 
-use crate::engine::board::{Board, Pos, CELLS};
+use crate::engine::board::{Board, ClassicPuzzle, CELLS};
+use crate::engine::budget::{Budget, Exhausted};
+use crate::engine::grid::{Cell, Grid};
 use crate::engine::logic::{grade, Difficulty, Grade};
-use crate::engine::solver::{Solution, Solver};
-use crate::engine::validate::Puzzle;
+use crate::engine::puzzle::Solution;
+use crate::engine::solver::Solver;
 
 /// Which clue patterns are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -42,7 +44,7 @@ pub enum Symmetry {
 /// A generated puzzle with its solution and grade.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Generated {
-    pub puzzle: Board,
+    pub puzzle: Grid,
     pub solution: Solution,
     pub grade: Grade,
     /// `grade.difficulty` is the difficulty asked for. False only when the attempt cap was hit
@@ -57,11 +59,17 @@ const MAX_ATTEMPTS: u32 = 60;
 /// Removal orders tried on one full grid before drawing a new one.
 const ORDERS_PER_GRID: u32 = 4;
 
-/// A puzzle of `difficulty`, determined by `seed` and `symmetry`. See the module docs for the
-/// method and the contract.
-pub fn generate(difficulty: Difficulty, seed: u64, symmetry: Symmetry) -> Generated {
+/// A puzzle of `difficulty`, determined by `seed` and `symmetry`, searched with `solver`
+/// under `budget` (every uniqueness check and grade is charged). See the module docs for the
+/// method and the contract. `Err` when the budget stopped it first.
+pub fn generate(
+    difficulty: Difficulty,
+    seed: u64,
+    symmetry: Symmetry,
+    solver: &mut Solver,
+    budget: &Budget,
+) -> Result<Generated, Exhausted> {
     let mut rng = Rng::new(seed);
-    let mut solver = Solver::new();
     let mut grid = random_grid(&mut rng);
     let mut best: Option<(u32, Board, Grade, Board)> = None;
     let mut attempts = 0;
@@ -72,7 +80,8 @@ pub fn generate(difficulty: Difficulty, seed: u64, symmetry: Symmetry) -> Genera
         attempts += 1;
         let mut order = removal_units(symmetry);
         rng.shuffle(&mut order);
-        let Some((puzzle, got)) = attempt(&grid, &order, difficulty, &mut solver, &mut rng) else {
+        let Some((puzzle, got)) = attempt(&grid, &order, difficulty, solver, &mut rng, budget)?
+        else {
             continue;
         };
         let distance = (rank(got.difficulty) - rank(difficulty)).unsigned_abs();
@@ -89,13 +98,13 @@ pub fn generate(difficulty: Difficulty, seed: u64, symmetry: Symmetry) -> Genera
         let distance = (rank(Difficulty::Easy) - rank(difficulty)).unsigned_abs();
         (distance, grid, full_grid_grade(), grid)
     });
-    Generated {
-        puzzle,
-        solution: Solution::from_full_grid(grid),
+    Ok(Generated {
+        puzzle: puzzle.to_grid(),
+        solution: Solution::new(grid.to_grid()),
         grade,
         on_target: distance == 0,
         attempts,
-    }
+    })
 }
 
 fn rank(difficulty: Difficulty) -> i32 {
@@ -119,27 +128,30 @@ fn attempt(
     target: Difficulty,
     solver: &mut Solver,
     rng: &mut Rng,
-) -> Option<(Board, Grade)> {
-    let start = Puzzle::new(*grid).ok()?;
-    let (mut puzzle, mut removed) = carve(start, order, None, solver);
-    let mut current = grade(&puzzle);
+    budget: &Budget,
+) -> Result<Option<(Board, Grade)>, Exhausted> {
+    let Ok(start) = ClassicPuzzle::new(*grid) else {
+        return Ok(None);
+    };
+    let (mut puzzle, mut removed) = carve(start, order, None, solver, budget)?;
+    let mut current = grade(&puzzle, budget)?;
     if current.difficulty > target {
         rng.shuffle(&mut removed);
         let mut board = *puzzle.board();
         for &(a, b) in &removed {
             for i in [a, b] {
-                board.set(Pos::from_index(i), grid.get(Pos::from_index(i)));
+                board.set(Cell::from_index(i), grid.get(Cell::from_index(i)));
             }
-            let graded = Puzzle::new(board).map(|candidate| {
-                let g = grade(&candidate);
-                (candidate, g)
-            });
+            let graded = match ClassicPuzzle::new(board) {
+                Ok(candidate) => Some((candidate, grade(&candidate, budget)?)),
+                Err(_) => None,
+            };
             let (candidate, g) = match graded {
-                Ok((candidate, g)) if g.difficulty >= target => (candidate, g),
+                Some((candidate, g)) if g.difficulty >= target => (candidate, g),
                 // This clue gives away too much: leave it out and try the next one.
                 _ => {
                     for i in [a, b] {
-                        board.set(Pos::from_index(i), None);
+                        board.set(Cell::from_index(i), None);
                     }
                     continue;
                 }
@@ -155,41 +167,42 @@ fn attempt(
         let mut again: Vec<(usize, usize)> = order
             .iter()
             .copied()
-            .filter(|&(a, _)| puzzle.board().get(Pos::from_index(a)).is_some())
+            .filter(|&(a, _)| puzzle.board().get(Cell::from_index(a)).is_some())
             .collect();
         rng.shuffle(&mut again);
-        let (climbed, _) = carve(puzzle, &again, Some((target, &mut current)), solver);
+        let limit = Some((target, &mut current));
+        let (climbed, _) = carve(puzzle, &again, limit, solver, budget)?;
         puzzle = climbed;
     }
-    Some((*puzzle.board(), current))
+    Ok(Some((*puzzle.board(), current)))
 }
 
 /// Removes the units of `order` from `puzzle` one by one, keeping each removal that leaves a
 /// unique puzzle and, with a `limit`, one no harder than the limit's difficulty (the limit's
 /// grade is then kept up to date). Returns the puzzle and the units removed, in order.
 fn carve(
-    mut puzzle: Puzzle,
+    mut puzzle: ClassicPuzzle,
     order: &[(usize, usize)],
     mut limit: Option<(Difficulty, &mut Grade)>,
     solver: &mut Solver,
-) -> (Puzzle, Vec<(usize, usize)>) {
+    budget: &Budget,
+) -> Result<(ClassicPuzzle, Vec<(usize, usize)>), Exhausted> {
     let mut removed = Vec::new();
     for &(a, b) in order {
         let mut board = *puzzle.board();
-        board.set(Pos::from_index(a), None);
-        board.set(Pos::from_index(b), None);
+        board.set(Cell::from_index(a), None);
+        board.set(Cell::from_index(b), None);
         if board == *puzzle.board() {
             continue;
         }
-        let Ok(candidate) = Puzzle::new(board) else {
+        let Ok(candidate) = ClassicPuzzle::new(board) else {
             continue;
         };
-        let unique = matches!(solver.count_solutions(&candidate, 2), Ok(c) if c.count == 1);
-        if !unique {
+        if solver.count_solutions(&candidate, 2, budget)?.count != 1 {
             continue;
         }
         if let Some((target, current)) = limit.as_mut() {
-            let g = grade(&candidate);
+            let g = grade(&candidate, budget)?;
             if g.difficulty > *target {
                 continue;
             }
@@ -198,7 +211,7 @@ fn carve(
         puzzle = candidate;
         removed.push((a, b));
     }
-    (puzzle, removed)
+    Ok((puzzle, removed))
 }
 
 /// The grade of a full grid: nothing to do, so Easy with no steps.
@@ -316,21 +329,40 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::grid::Shape;
+    use crate::engine::rules::Rules;
     use crate::engine::validate::validate;
 
+    fn make(difficulty: Difficulty, seed: u64, symmetry: Symmetry) -> Generated {
+        generate(
+            difficulty,
+            seed,
+            symmetry,
+            &mut Solver::new(),
+            &Budget::unlimited(),
+        )
+        .unwrap()
+    }
+
     fn check(g: &Generated, difficulty: Difficulty, symmetry: Symmetry) {
-        let puzzle = Puzzle::new(g.puzzle).unwrap();
-        let counted = Solver::new().count_solutions(&puzzle, 2).unwrap();
+        let board = Board::from_grid(&g.puzzle).unwrap();
+        let puzzle = ClassicPuzzle::new(board).unwrap();
+        let counted = Solver::new()
+            .count_solutions(&puzzle, 2, &Budget::unlimited())
+            .unwrap();
         assert!(counted.is_unique(), "{}", g.puzzle);
-        assert_eq!(counted.first.as_ref(), Some(&g.solution));
-        assert!(validate(g.solution.board()).solved);
-        assert_eq!(grade(&puzzle), g.grade);
+        assert_eq!(
+            counted.first.map(|b| b.to_grid()).as_ref(),
+            Some(g.solution.grid())
+        );
+        assert!(validate(g.solution.grid(), &Rules::classic(Shape::NINE)).solved);
+        assert_eq!(grade(&puzzle, &Budget::unlimited()).unwrap(), g.grade);
         assert!(g.on_target, "{difficulty:?} missed: {:?}", g.grade);
         assert_eq!(g.grade.difficulty, difficulty);
         if symmetry == Symmetry::Rotational {
             for i in 0..CELLS {
-                let (a, b) = (Pos::from_index(i), Pos::from_index(CELLS - 1 - i));
-                assert_eq!(g.puzzle.get(a).is_some(), g.puzzle.get(b).is_some());
+                let (a, b) = (Cell::from_index(i), Cell::from_index(CELLS - 1 - i));
+                assert_eq!(board.get(a).is_some(), board.get(b).is_some());
             }
         }
     }
@@ -340,8 +372,7 @@ mod tests {
         for difficulty in Difficulty::ALL {
             for seed in 0..2 {
                 for symmetry in [Symmetry::None, Symmetry::Rotational] {
-                    let g = generate(difficulty, seed, symmetry);
-                    check(&g, difficulty, symmetry);
+                    check(&make(difficulty, seed, symmetry), difficulty, symmetry);
                 }
             }
         }
@@ -352,7 +383,7 @@ mod tests {
         for seed in 100..108 {
             for symmetry in [Symmetry::None, Symmetry::Rotational] {
                 check(
-                    &generate(Difficulty::Hard, seed, symmetry),
+                    &make(Difficulty::Hard, seed, symmetry),
                     Difficulty::Hard,
                     symmetry,
                 );
@@ -362,21 +393,36 @@ mod tests {
 
     #[test]
     fn same_seed_same_puzzle() {
-        let a = generate(Difficulty::Medium, 42, Symmetry::None);
-        let b = generate(Difficulty::Medium, 42, Symmetry::None);
+        let a = make(Difficulty::Medium, 42, Symmetry::None);
+        let b = make(Difficulty::Medium, 42, Symmetry::None);
         assert_eq!(a, b);
-        let c = generate(Difficulty::Medium, 43, Symmetry::None);
+        let c = make(Difficulty::Medium, 43, Symmetry::None);
         assert_ne!(a.puzzle, c.puzzle);
+    }
+
+    #[test]
+    fn the_budget_bounds_generation() {
+        let budget = Budget::work(50);
+        let err = generate(
+            Difficulty::Hard,
+            1,
+            Symmetry::None,
+            &mut Solver::new(),
+            &budget,
+        )
+        .unwrap_err();
+        assert_eq!(err.stop, crate::engine::budget::Stop::Work);
     }
 
     #[test]
     fn random_grids_are_valid_and_varied() {
         let mut rng = Rng::new(7);
+        let rules = Rules::classic(Shape::NINE);
         let a = random_grid(&mut rng);
         let b = random_grid(&mut rng);
-        assert!(validate(&a).solved && validate(&b).solved);
+        assert!(validate(&a.to_grid(), &rules).solved && validate(&b.to_grid(), &rules).solved);
         assert_ne!(a, b);
-        assert!(validate(&pattern_grid()).solved);
+        assert!(validate(&pattern_grid().to_grid(), &rules).solved);
     }
 
     #[test]

@@ -32,8 +32,9 @@
 
 use std::fmt;
 
-use super::board::{Board, CELLS};
-use super::validate::Puzzle;
+use super::board::{Board, ClassicPuzzle, CELLS};
+use super::budget::{Budget, Exhausted};
+use super::puzzle::Stats;
 
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -511,67 +512,21 @@ impl State {
     }
 }
 
-/// A complete grid that obeys every rule and keeps the puzzle's givens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Solution(Board);
-
-impl Solution {
-    /// The filled grid.
-    pub fn board(&self) -> &Board {
-        &self.0
-    }
-
-    /// The 81 digits in reading order.
-    pub fn to_line(&self) -> String {
-        self.0.to_line()
-    }
-
-    /// Nine strings of nine digits.
-    pub fn to_rows(&self) -> Vec<String> {
-        self.0.to_rows()
-    }
-
-    /// Wraps a grid the engine built itself and knows to be complete and rule-abiding (the
-    /// generator's random full grid), like [`Board::from_raw`] does for cell values.
-    pub(crate) fn from_full_grid(board: Board) -> Solution {
-        debug_assert!(crate::engine::validate::validate(&board).solved);
-        Solution(board)
-    }
-}
-
-impl fmt::Display for Solution {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-/// How much searching one call did; for logs and benchmarks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Branch points: cells where propagation stalled and a digit was tried.
-    pub guesses: u64,
-    /// Branches that ended in a contradiction.
-    pub dead_ends: u64,
-}
-
-/// The search stopped because it used up its budget, before it knew the answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("gave up after {} guesses: the search budget is exhausted", .stats.guesses)]
-pub struct GaveUp {
-    pub stats: Stats,
-}
-
-/// The answer of a counting search.
+/// What a counting search of the band solver found, in its own compact boards (the facade
+/// turns them into [`Counted`](crate::engine::Counted)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Counted {
+pub struct Found {
     /// Solutions found, at most the limit asked for: with limit 2, 2 means "more than one".
     pub count: u32,
-    /// The first solution found, if any.
-    pub first: Option<Solution>,
+    /// The first solution found, if any: a full grid that obeys every rule and keeps the
+    /// givens.
+    pub first: Option<Board>,
+    /// The second solution, when there is one.
+    pub second: Option<Board>,
     pub stats: Stats,
 }
 
-impl Counted {
+impl Found {
     /// Exactly one solution (meaningful when the limit was at least 2).
     pub fn is_unique(&self) -> bool {
         self.count == 1
@@ -586,7 +541,6 @@ const COLUMN_SINGLES_DEPTH: usize = 3;
 #[derive(Clone)]
 pub struct Solver {
     stack: Vec<State>,
-    budget: u64,
 }
 
 impl Default for Solver {
@@ -597,52 +551,45 @@ impl Default for Solver {
 
 impl fmt::Debug for Solver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Solver")
-            .field("budget", &self.budget)
-            .finish()
+        f.debug_struct("Solver").finish_non_exhaustive()
     }
 }
 
 impl Solver {
-    /// A solver without a budget: it searches until it knows the answer.
     pub fn new() -> Solver {
-        Solver::with_budget(u64::MAX)
-    }
-
-    /// A solver that gives up after `guesses` branch points in one call.
-    pub fn with_budget(guesses: u64) -> Solver {
         Solver {
             stack: Vec::with_capacity(CELLS + 1),
-            budget: guesses,
         }
     }
 
-    /// The guess budget per call.
-    pub fn budget(&self) -> u64 {
-        self.budget
-    }
-
-    /// Changes the guess budget for the following calls.
-    pub fn set_budget(&mut self, guesses: u64) {
-        self.budget = guesses;
-    }
-
     /// Finds one solution (`count` 0 or 1).
-    pub fn solve(&mut self, puzzle: &Puzzle) -> Result<Counted, GaveUp> {
-        self.count_solutions(puzzle, 1)
+    pub fn solve(&mut self, puzzle: &ClassicPuzzle, budget: &Budget) -> Result<Found, Exhausted> {
+        self.count_solutions(puzzle, 1, budget)
     }
 
     /// Counts solutions, stopping at `limit`: 0, 1, ... or `limit`. `limit` 2 answers "is it
     /// unique?" at the cost of finding at most two solutions. A limit of 0 is treated as 1.
-    pub fn count_solutions(&mut self, puzzle: &Puzzle, limit: u32) -> Result<Counted, GaveUp> {
+    ///
+    /// Each guess costs one unit of `budget` (propagation between two guesses is bounded, a
+    /// fraction of a microsecond to a few), so the search stops within a guess of the budget
+    /// running out, and within [`CHECK_EVERY`](crate::engine::budget::CHECK_EVERY) guesses of
+    /// its deadline or cancellation.
+    pub fn count_solutions(
+        &mut self,
+        puzzle: &ClassicPuzzle,
+        limit: u32,
+        budget: &Budget,
+    ) -> Result<Found, Exhausted> {
         let limit = limit.max(1);
         let mut stats = Stats::default();
         let mut count = 0;
         let mut first = None;
+        let mut second = None;
         let Some(mut state) = State::new(puzzle.board()) else {
-            return Ok(Counted {
+            return Ok(Found {
                 count,
                 first,
+                second,
                 stats,
             });
         };
@@ -656,8 +603,10 @@ impl Solver {
             match progress {
                 Progress::Solved => {
                     count += 1;
-                    if first.is_none() {
-                        first = Some(Solution(state.grid()));
+                    match count {
+                        1 => first = Some(state.grid()),
+                        2 => second = Some(state.grid()),
+                        _ => {}
                     }
                     if count >= limit {
                         break;
@@ -665,9 +614,7 @@ impl Solver {
                 }
                 Progress::Contradiction => stats.dead_ends += 1,
                 Progress::Stuck => {
-                    if stats.guesses >= self.budget {
-                        return Err(GaveUp { stats });
-                    }
+                    budget.charge(1)?;
                     stats.guesses += 1;
                     let (band, cell) = state.choose_branch();
                     let digits = state.digits(band, cell);
@@ -691,9 +638,10 @@ impl Solver {
                 None => break,
             }
         }
-        Ok(Counted {
+        Ok(Found {
             count,
             first,
+            second,
             stats,
         })
     }
@@ -702,22 +650,26 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::rules::Rules;
     use crate::engine::validate::validate;
 
-    fn puzzle(line: &str) -> Puzzle {
-        Puzzle::new(Board::from_line(line).unwrap()).unwrap()
+    fn puzzle(line: &str) -> ClassicPuzzle {
+        ClassicPuzzle::new(Board::from_line(line).unwrap()).unwrap()
+    }
+
+    fn count(p: &ClassicPuzzle, limit: u32) -> Found {
+        Solver::new()
+            .count_solutions(p, limit, &Budget::unlimited())
+            .unwrap()
     }
 
     /// The solution is a valid full grid that keeps every given.
-    fn assert_solves(p: &Puzzle, solution: &Solution) {
-        let report = validate(solution.board());
+    fn assert_solves(p: &ClassicPuzzle, solution: &Board) {
+        let grid = solution.to_grid();
+        let report = validate(&grid, &Rules::classic(grid.shape()));
         assert!(report.solved, "not a valid grid: {solution}");
         for (pos, digit) in p.board().givens() {
-            assert_eq!(
-                solution.board().get(pos),
-                Some(digit),
-                "given lost at {pos}"
-            );
+            assert_eq!(solution.get(pos), Some(digit), "given lost at {pos}");
         }
     }
 
@@ -757,8 +709,9 @@ mod tests {
             "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1",
         );
         // Every test that knows the answer checks it independently.
-        let counted = Solver::new().count_solutions(&p, 2).unwrap();
+        let counted = count(&p, 2);
         assert_eq!(counted.count, 1);
+        assert_eq!(counted.second, None);
         let solution = counted.first.unwrap();
         assert_solves(&p, &solution);
         assert_eq!(
@@ -769,19 +722,21 @@ mod tests {
 
     #[test]
     fn empty_board_has_many_solutions() {
-        let p = Puzzle::new(Board::empty()).unwrap();
-        let mut solver = Solver::new();
-        let counted = solver.count_solutions(&p, 2).unwrap();
+        let p = ClassicPuzzle::new(Board::empty()).unwrap();
+        let counted = count(&p, 2);
         assert_eq!(counted.count, 2);
-        assert_solves(&p, &counted.first.unwrap());
-        assert_eq!(solver.count_solutions(&p, 5).unwrap().count, 5);
+        let (first, second) = (counted.first.unwrap(), counted.second.unwrap());
+        assert_solves(&p, &first);
+        assert_solves(&p, &second);
+        assert_ne!(first, second);
+        assert_eq!(count(&p, 5).count, 5);
     }
 
     #[test]
     fn a_full_valid_grid_is_its_own_unique_solution() {
         let line =
             "957348216134265879268197534729584163483612957615739428392456781871923645546871392";
-        let counted = Solver::new().count_solutions(&puzzle(line), 2).unwrap();
+        let counted = count(&puzzle(line), 2);
         assert_eq!(counted.count, 1);
         assert_eq!(counted.first.unwrap().to_line(), line);
         assert_eq!(counted.stats.guesses, 0);
@@ -791,17 +746,37 @@ mod tests {
     fn conflict_free_but_unsolvable_board_has_no_solution() {
         // Row 1 holds 1-8 and column 9 holds a 9 lower down: cell (1,9) has no candidate.
         let line = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
-        let counted = Solver::new().count_solutions(&puzzle(&line), 2).unwrap();
+        let counted = count(&puzzle(&line), 2);
         assert_eq!(counted.count, 0);
         assert!(counted.first.is_none());
     }
 
     #[test]
     fn a_tiny_budget_gives_up_instead_of_searching() {
-        let p = Puzzle::new(Board::empty()).unwrap();
-        let err = Solver::with_budget(3)
-            .count_solutions(&p, 1_000)
+        let p = ClassicPuzzle::new(Board::empty()).unwrap();
+        let budget = Budget::work(3);
+        let err = Solver::new()
+            .count_solutions(&p, 1_000, &budget)
             .unwrap_err();
-        assert_eq!(err.stats.guesses, 3);
+        assert_eq!(
+            err,
+            Exhausted {
+                stop: crate::engine::budget::Stop::Work,
+                work: 4
+            }
+        );
+    }
+
+    #[test]
+    fn a_cancelled_search_stops() {
+        let cancel = crate::engine::budget::Cancel::new();
+        cancel.cancel();
+        let budget = Budget::unlimited().with_cancel(cancel);
+        let p = ClassicPuzzle::new(Board::empty()).unwrap();
+        let err = Solver::new()
+            .count_solutions(&p, u32::MAX, &budget)
+            .unwrap_err();
+        assert_eq!(err.stop, crate::engine::budget::Stop::Cancelled);
+        assert!(err.work <= crate::engine::budget::CHECK_EVERY);
     }
 }

@@ -30,14 +30,24 @@ pub struct ServeArgs {
     /// millisecond, while the budget bounds the worst case).
     #[arg(long, env = "SUDOKU_QUEUE_DEPTH")]
     pub queue_depth: Option<usize>,
-    /// Search budget per solve, in guesses; a puzzle needing more gets a 422.
-    #[arg(long, env = "SUDOKU_BUDGET", default_value_t = 100_000)]
-    pub budget: u64,
-    /// Guesses a classic solve may spend on the request's own async worker before it is handed
-    /// to the solver threads (with the full budget); 0 sends every solve to the solver threads.
+    /// Work allowed per engine job (a solve, a grade, a hint, a generation; each puzzle of a
+    /// batch), in work units of about a microsecond of CPU on a current x86-64 core (a guess of
+    /// the classic solver; a thousand cell or combination visits of the general one). A
+    /// puzzle that needs more gets a 422 `budget-exhausted`. The default keeps any one job
+    /// under about a quarter of a second of CPU.
+    #[arg(long, env = "SUDOKU_WORK_BUDGET", default_value_t = DEFAULT_WORK_BUDGET)]
+    pub work_budget: u64,
+    /// Work a solve may spend on the request's own async worker before it is handed to the
+    /// solver threads (with the full budget); 0 sends every solve to the solver threads.
     /// Most puzzles need no guess, and for them the hand-off costs more than the solve.
-    #[arg(long, env = "SUDOKU_INLINE_BUDGET", default_value_t = 32)]
-    pub inline_budget: u64,
+    #[arg(long, env = "SUDOKU_INLINE_WORK", default_value_t = 32)]
+    pub inline_work: u64,
+    /// Retired: the budget used to count guesses; see `--work-budget`.
+    #[arg(long, env = "SUDOKU_BUDGET", hide = true)]
+    pub budget: Option<String>,
+    /// Retired: see `--inline-work`.
+    #[arg(long, env = "SUDOKU_INLINE_BUDGET", hide = true)]
+    pub inline_budget: Option<String>,
     /// Largest accepted request body, in bytes.
     #[arg(long, env = "SUDOKU_BODY_LIMIT", default_value_t = 8 * 1024)]
     pub body_limit: usize,
@@ -80,7 +90,30 @@ pub struct ServeArgs {
     pub playground: bool,
 }
 
+/// Work units per job unless configured: about 250 ms of CPU.
+pub const DEFAULT_WORK_BUDGET: u64 = 250_000;
+
 impl ServeArgs {
+    /// Refuses settings that no longer exist, with what to use instead, rather than
+    /// ignoring them (a silently ignored limit is a limit an operator believes in wrongly).
+    pub fn check_retired(&self) -> Result<(), String> {
+        if self.budget.is_some() {
+            return Err(format!(
+                "--budget / SUDOKU_BUDGET (guesses per solve) is gone: use --work-budget / \
+                 SUDOKU_WORK_BUDGET, in work units of about a microsecond of CPU (default \
+                 {DEFAULT_WORK_BUDGET}); one unit is one guess of the classic solver"
+            ));
+        }
+        if self.inline_budget.is_some() {
+            return Err(
+                "--inline-budget / SUDOKU_INLINE_BUDGET is gone: use --inline-work / \
+                 SUDOKU_INLINE_WORK (work units; default 32)"
+                    .to_string(),
+            );
+        }
+        Ok(())
+    }
+
     pub fn listen_addr(&self) -> SocketAddr {
         SocketAddr::new(self.host, self.port)
     }
@@ -120,8 +153,10 @@ impl Default for ServeArgs {
             port: 8080,
             max_solves: None,
             queue_depth: None,
-            budget: 100_000,
-            inline_budget: 32,
+            work_budget: DEFAULT_WORK_BUDGET,
+            inline_work: 32,
+            budget: None,
+            inline_budget: None,
             body_limit: 8 * 1024,
             batch_body_limit: 1024 * 1024,
             request_timeout_ms: 10_000,
@@ -149,6 +184,18 @@ mod tests {
     fn parse(args: &[&str]) -> Result<ServeArgs, clap::Error> {
         Cli::try_parse_from(std::iter::once("sudoku-service").chain(args.iter().copied()))
             .map(|cli| cli.serve)
+    }
+
+    #[test]
+    fn retired_budget_settings_are_refused_with_their_replacement() {
+        let args = parse(&["--budget", "5000"]).unwrap();
+        let err = args.check_retired().unwrap_err();
+        assert!(err.contains("--work-budget"), "{err}");
+        let args = parse(&["--inline-budget", "8"]).unwrap();
+        assert!(args.check_retired().unwrap_err().contains("--inline-work"));
+        let args = parse(&["--work-budget", "5000", "--inline-work", "8"]).unwrap();
+        assert!(args.check_retired().is_ok());
+        assert_eq!((args.work_budget, args.inline_work), (5000, 8));
     }
 
     #[test]

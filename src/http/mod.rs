@@ -2,14 +2,23 @@
 //! nothing about bitboards.
 //!
 //! * [`app`] builds the router with its middleware; [`run`] binds, serves and shuts down.
-//! * One file per endpoint group: [`solve`], [`batch`], [`validate`], [`logic`] (grade, hint,
-//!   candidates), [`generate`], [`ops`] (health, metrics, spec), [`playground`] (the page at
-//!   `/`, its files compiled in from `web/`).
-//! * [`problem`]: the RFC 9457 error type every failure becomes.
-//! * [`pool`]: the bounded CPU pool solves run on. [`metrics`], [`observe`]: what operators see.
+//!
+//! Layers import only downward:
+//! * [`wire`]: every JSON shape (DTO) and its conversion from and to engine types;
+//! * [`problem`]: the RFC 9457 error type every failure becomes, with `From` for every
+//!   engine error, so that handlers use `?`; [`extract`]: the JSON extractor that rejects
+//!   into it;
+//! * [`pool`]: the bounded CPU pool engine jobs run on (its own error type, into `Problem`);
+//! * handlers, one file per endpoint group: [`solve`] (solve, validate), [`batch`], [`logic`]
+//!   (grade, hint, candidates), [`generate`], [`ops`] (health, metrics, spec),
+//!   [`playground`] (the page at `/`, its files compiled in from `web/`).
+//!
+//! No handler knows which engine runs: they hand puzzles to the [`Engine`](crate::engine::Engine)
+//! through the pool. [`metrics`], [`observe`]: what operators see; [`server`]: connections.
 
 pub mod batch;
 pub mod config;
+pub mod extract;
 pub mod generate;
 pub mod logic;
 pub mod metrics;
@@ -20,8 +29,6 @@ pub mod pool;
 pub mod problem;
 pub mod server;
 pub mod solve;
-pub mod validate;
-pub mod variant;
 pub mod wire;
 
 use std::process::ExitCode;
@@ -38,7 +45,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 pub use config::{LogFormat, ServeArgs};
 use metrics::Metrics;
-use pool::SolvePool;
+use pool::{Limits, SolvePool};
 use server::{serve, shutdown_signal, ServeOptions};
 
 /// What every handler can reach. Cloned for every request (by each `State` extractor), so it
@@ -73,8 +80,11 @@ impl AppState {
             pool: SolvePool::new(
                 args.slots(),
                 args.queue(),
-                args.budget,
-                args.inline_budget,
+                Limits {
+                    work: args.work_budget,
+                    inline_work: args.inline_work,
+                    time: args.request_timeout(),
+                },
                 metrics.clone(),
             )?,
             metrics,
@@ -83,6 +93,25 @@ impl AppState {
         })))
     }
 }
+
+/// Every route pattern the service answers (the playground's included): the only values the
+/// `route` metric label takes besides "unmatched".
+pub const ROUTE_PATTERNS: [&str; 14] = [
+    "/solve",
+    "/solve/batch",
+    "/validate",
+    "/grade",
+    "/hint",
+    "/candidates",
+    "/generate",
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/openapi.yaml",
+    "/",
+    "/playground.js",
+    "/playground.css",
+];
 
 /// The service's router with all middleware, outermost first: CORS, request observation
 /// (id, span, timeout, problem+json for every error, metrics, log), body limit.
@@ -93,7 +122,7 @@ pub fn app(state: AppState, args: &ServeArgs) -> Router {
             "/solve/batch",
             post(batch::solve_batch).layer(DefaultBodyLimit::max(args.batch_body_limit)),
         )
-        .route("/validate", post(validate::validate))
+        .route("/validate", post(solve::validate))
         .route("/grade", post(logic::grade))
         .route("/hint", post(logic::hint))
         .route("/candidates", post(logic::candidates))
@@ -136,6 +165,10 @@ fn cors(origins: &[String]) -> CorsLayer {
 
 /// Binds, serves until SIGINT/SIGTERM, drains, and exits 0; exit 1 if it cannot listen.
 pub async fn run(args: ServeArgs) -> ExitCode {
+    if let Err(message) = args.check_retired() {
+        eprintln!("sudoku-service: {message}");
+        return ExitCode::from(2);
+    }
     let addr = args.listen_addr();
     let listener = match TcpListener::bind(addr).await {
         Ok(listener) => listener,
@@ -160,7 +193,7 @@ pub async fn run(args: ServeArgs) -> ExitCode {
         addr = %local,
         solver_slots = args.slots(),
         queue = args.queue(),
-        budget = args.budget,
+        work_budget = args.work_budget,
         "listening on {local}"
     );
     let ready = state.ready.clone();

@@ -30,6 +30,16 @@ pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Route label for requests that matched no route: one series, not one per probed path.
 const UNMATCHED: &str = "unmatched";
 
+/// The metric label of a matched route pattern: one of the service's own patterns (a fixed
+/// set), so that label values never come from a client.
+fn route_label(pattern: &str) -> &'static str {
+    super::ROUTE_PATTERNS
+        .iter()
+        .copied()
+        .find(|&p| p == pattern)
+        .unwrap_or(UNMATCHED)
+}
+
 /// Wraps every route in [`Observe`].
 #[derive(Debug, Clone)]
 pub struct ObserveLayer {
@@ -95,7 +105,9 @@ where
         .cloned()
         .unwrap_or_else(new_request_id);
     let matched = request.extensions().get::<MatchedPath>().cloned();
-    let route = matched.as_ref().map_or(UNMATCHED, MatchedPath::as_str);
+    let route = matched
+        .as_ref()
+        .map_or(UNMATCHED, |m| route_label(m.as_str()));
     let method = method_label(request.method());
     let span = tracing::info_span!(
         "request",
@@ -166,6 +178,12 @@ fn method_label(method: &Method) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn route_labels_come_from_the_service_own_patterns() {
+        assert_eq!(route_label("/solve/batch"), "/solve/batch");
+        assert_eq!(route_label("/anything/else"), UNMATCHED);
+    }
 
     #[test]
     fn ids_are_checked_and_generated() {

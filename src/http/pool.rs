@@ -1,26 +1,34 @@
-//! Bounded CPU work: solves run on a dedicated rayon pool with one thread per solver slot;
-//! on the async workers only a capped first attempt (below).
+//! Bounded CPU work: engine jobs run on a dedicated rayon pool with one thread per solver
+//! slot; on the async workers only a capped first attempt (below).
 //!
 //! Why rayon rather than `spawn_blocking`: under load a request's solve takes microseconds,
 //! and waking a parked thread per request (the blocking pool's condvar plus a semaphore
 //! hand-off) cost more than the solve itself. Rayon's workers look for the next job for a
 //! moment before they sleep, so a busy service hands jobs over without a wake-up each.
 //!
-//! Admission is one semaphore of `slots + queue` permits, taken with `try_acquire`: a request
-//! beyond that is refused at once with 503 + `Retry-After` instead of piling up. The permit
-//! moves into the job, so if the client goes away or the request times out, the place stays
-//! taken until the solver really stops: the bound holds for CPU work, not just for futures.
-//! The pool's thread count is the concurrency bound; the budget bounds each job.
+//! # Bounds
+//! * **Admission**: one semaphore of `slots + queue` permits, taken with `try_acquire`: a
+//!   request beyond that is refused at once with 503 + `Retry-After` instead of piling up.
+//!   The permit moves into the job and is released when the job ends on the CPU.
+//! * **Work and time**: every job gets a [`Budget`] of the configured work units, a deadline
+//!   at the request's time limit, and a [`Cancel`] flag raised when the request's future is
+//!   dropped (the time limit passed in the middleware, or the client went away). A running
+//!   job then stops within a fraction of a millisecond, a queued one never starts, and the
+//!   place is free again.
+//! * **Counting**: a job whose budget ran out of work is counted here, once, whatever the
+//!   endpoint made of it (an error, or a hint that says "undecided").
 //!
-//! The one exception is [`SolvePool::count_solutions`]'s first attempt: a classic puzzle gets
-//! a few guesses (the inline budget, default 32: a few microseconds, the order of parsing its
-//! JSON) on the request's own async worker, and only a search that needs more goes to the
-//! solver threads, from scratch, with the full budget. Most real puzzles need no guess at all,
-//! and for them the hand-off to another thread and back cost more than the solve (measured in
+//! The one exception to "CPU work on the pool" is [`SolvePool::run_inline_first`]: a job is
+//! first tried on the request's own async worker with the inline work budget (default 32
+//! units: a few microseconds), and only a job that needs more goes to the solver threads,
+//! from scratch, with the full budget. Most real puzzles need no guess at all, and for them
+//! the hand-off to another thread and back cost more than the solve (measured in
 //! BENCHMARKS.md). The bound that keeps the runtime responsive still holds: no request spends
-//! more than the inline budget on a worker, however hard its puzzle.
+//! more than the inline budget on a worker.
+//!
+//! The pool knows nothing of Sudoku: it hands jobs an [`Engine`] (one per thread, reused) and a
+//! budget, and the engine decides what runs.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -30,16 +38,45 @@ use tracing::Span;
 
 use super::metrics::{Gauge, Metrics};
 use super::problem::Problem;
-use crate::engine::{Counted, GaveUp, Puzzle, Solver};
+use crate::engine::{Budget, Cancel, Engine, Stop};
 
-/// The solver pool: how many solves run at once, how many may wait, and the search budget.
+/// Why the pool did not run a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PoolError {
+    /// Every solver slot and queue place is taken.
+    #[error("all solver slots and queue places are taken")]
+    Overloaded { retry_after_secs: u64 },
+    /// The job panicked (a bug); it was contained.
+    #[error("a solver job failed")]
+    Crashed,
+}
+
+impl From<PoolError> for Problem {
+    fn from(err: PoolError) -> Problem {
+        match err {
+            PoolError::Overloaded { retry_after_secs } => Problem::Overloaded { retry_after_secs },
+            PoolError::Crashed => Problem::Internal,
+        }
+    }
+}
+
+/// What every job may spend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Work units per job (per item, in a batch).
+    pub work: u64,
+    /// Work a job may spend on the request's own async worker before it is handed over.
+    pub inline_work: u64,
+    /// The request's time limit: a job's deadline is this long after it was submitted.
+    pub time: Duration,
+}
+
+/// The solver pool: how many jobs run at once, how many may wait, and what each may spend.
 #[derive(Debug, Clone)]
 pub struct SolvePool {
     threads: Arc<rayon::ThreadPool>,
     admitted: Arc<Semaphore>,
-    budget: u64,
-    /// Guesses a solve may spend on the request's async worker before it is handed over.
-    inline_budget: u64,
+    limits: Limits,
     metrics: Arc<Metrics>,
 }
 
@@ -50,12 +87,13 @@ pub struct Admission {
     _permit: Arc<OwnedSemaphorePermit>,
 }
 
-/// Raises its flag when dropped.
-struct AbandonOnDrop(Arc<AtomicBool>);
+/// Raises its cancel flag when dropped: held by the future that waits for a job, so that
+/// dropping the future (time limit, client gone) stops the job.
+struct CancelOnDrop(Cancel);
 
-impl Drop for AbandonOnDrop {
+impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.cancel();
     }
 }
 
@@ -67,27 +105,22 @@ pub struct Timed<T> {
 }
 
 thread_local! {
-    /// One solver per thread that solves (pool threads, and async workers for inline
-    /// attempts), reused: its guess stack is allocated once.
-    static SOLVER: std::cell::RefCell<Solver> = std::cell::RefCell::new(Solver::new());
+    /// One engine per thread that runs jobs (pool threads, and async workers for inline
+    /// attempts), reused: its solvers' scratch space is allocated once.
+    static ENGINE: std::cell::RefCell<Engine> = std::cell::RefCell::new(Engine::new());
 }
 
-/// Runs `job` with this thread's solver, set to `budget` guesses.
-fn with_thread_solver<T>(budget: u64, job: impl FnOnce(&mut Solver) -> T) -> T {
-    SOLVER.with_borrow_mut(|solver| {
-        solver.set_budget(budget);
-        job(solver)
-    })
+/// Runs `job` with this thread's engine.
+fn with_engine<T>(job: impl FnOnce(&mut Engine) -> T) -> T {
+    ENGINE.with_borrow_mut(job)
 }
 
 impl SolvePool {
-    /// `slots` solver threads (at least 1), `queue` more jobs waiting, `budget` guesses per
-    /// solve, of which `inline_budget` may be tried on the caller's thread first (0: none).
+    /// `slots` solver threads (at least 1), `queue` more jobs waiting, `limits` per job.
     pub fn new(
         slots: usize,
         queue: usize,
-        budget: u64,
-        inline_budget: u64,
+        limits: Limits,
         metrics: Arc<Metrics>,
     ) -> std::io::Result<SolvePool> {
         let slots = slots.max(1);
@@ -102,140 +135,152 @@ impl SolvePool {
         Ok(SolvePool {
             threads: Arc::new(threads),
             admitted: Arc::new(Semaphore::new(slots + queue)),
-            budget,
-            inline_budget: inline_budget.min(budget),
+            limits: Limits {
+                inline_work: limits.inline_work.min(limits.work),
+                ..limits
+            },
             metrics,
         })
     }
 
-    /// Counts `puzzle`'s solutions up to `limit`: within the inline budget right here, else on
-    /// the pool with the full budget (see the module docs for why).
-    pub async fn count_solutions(
-        &self,
-        puzzle: Puzzle,
-        limit: u32,
-    ) -> Result<Timed<Result<Counted, GaveUp>>, Problem> {
-        if self.inline_budget > 0 {
-            let started = Instant::now();
-            // A panic here would unwind through the connection; on the pool it is caught and
-            // becomes a 500, so it does here too.
-            let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                with_thread_solver(self.inline_budget, |solver| {
-                    solver.count_solutions(&puzzle, limit)
-                })
-            }))
-            .map_err(|_| {
-                tracing::error!("an inline solve panicked");
-                Problem::Internal
-            })?;
-            let elapsed = started.elapsed();
-            if attempt.is_ok() {
-                self.metrics.observe_inline_solve(elapsed);
-            }
-            // A search that gave up goes to the pool, unless the inline budget was the whole
-            // budget: the pool would only repeat it.
-            if attempt.is_ok() || self.inline_budget == self.budget {
-                return Ok(Timed {
-                    value: attempt,
-                    elapsed,
-                });
-            }
-        }
-        self.run(move |solver| solver.count_solutions(&puzzle, limit))
-            .await
+    /// The full budget of one job submitted now.
+    fn budget(&self, submitted: Instant, cancel: &Cancel) -> Budget {
+        Budget::work(self.limits.work)
+            .with_deadline(submitted + self.limits.time)
+            .with_cancel(cancel.clone())
     }
 
-    /// Takes a place (slot or queue), or refuses at once with 503 when all are taken.
-    pub fn admit(&self) -> Result<Admission, Problem> {
+    /// Counts a job (or batch item) whose budget ran out of work.
+    fn note(&self, budget: &Budget) {
+        if budget.stopped() == Some(Stop::Work) {
+            self.metrics.count_budget_exhausted();
+        }
+    }
+
+    /// Runs `job` within the inline work budget right here; when that is not enough, again
+    /// on the pool with the full budget (see the module docs for why).
+    pub async fn run_inline_first<T, F>(&self, job: F) -> Result<Timed<T>, PoolError>
+    where
+        F: Fn(&mut Engine, &Budget) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        if self.limits.inline_work > 0 {
+            let started = Instant::now();
+            let budget = Budget::work(self.limits.inline_work);
+            // A panic here would unwind through the connection; on the pool it is caught and
+            // becomes a 500, so it does here too.
+            let value = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                with_engine(|engine| job(engine, &budget))
+            }))
+            .map_err(|_| {
+                tracing::error!("an inline job panicked");
+                PoolError::Crashed
+            })?;
+            let elapsed = started.elapsed();
+            let enough = budget.stopped().is_none();
+            // A job that ran out goes to the pool, unless the inline budget was the whole
+            // budget: the pool would only repeat it.
+            if enough || self.limits.inline_work == self.limits.work {
+                if enough {
+                    self.metrics.observe_inline_solve(elapsed);
+                } else {
+                    self.note(&budget);
+                }
+                return Ok(Timed { value, elapsed });
+            }
+        }
+        self.run(job).await
+    }
+
+    /// Takes a place (slot or queue), or refuses at once when all are taken.
+    pub fn admit(&self) -> Result<Admission, PoolError> {
         match self.admitted.clone().try_acquire_owned() {
             Ok(permit) => Ok(Admission {
                 _permit: Arc::new(permit),
             }),
             Err(_) => {
                 self.metrics.count_rejected();
-                Err(Problem::Overloaded {
+                Err(PoolError::Overloaded {
                     retry_after_secs: 1,
                 })
             }
         }
     }
 
-    /// Runs `job` with a solver on the pool, or refuses at once when full.
-    pub async fn run<T, F>(&self, job: F) -> Result<Timed<T>, Problem>
+    /// Runs `job` with an engine and the full budget on the pool, or refuses at once when
+    /// full.
+    pub async fn run<T, F>(&self, job: F) -> Result<Timed<T>, PoolError>
     where
-        F: FnOnce(&mut Solver) -> T + Send + 'static,
+        F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
         T: Send + 'static,
     {
         let admission = self.admit()?;
-        let budget = self.budget;
-        self.spawn(admission, move || with_thread_solver(budget, job))
-            .await
+        let pool = self.clone();
+        let submitted = Instant::now();
+        self.spawn(admission, move |cancel| {
+            let budget = pool.budget(submitted, cancel);
+            let value = with_engine(|engine| job(engine, &budget));
+            pool.note(&budget);
+            value
+        })
+        .await
     }
 
-    /// Runs `job` on the pool with the search budget as its argument, for engines other than
-    /// the 9x9 [`Solver`]; refuses at once when full.
-    pub async fn run_with_budget<T, F>(&self, job: F) -> Result<Timed<T>, Problem>
-    where
-        F: FnOnce(u64) -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        let admission = self.admit()?;
-        let budget = self.budget;
-        self.spawn(admission, move || job(budget)).await
-    }
-
-    /// Solves `items` in parallel on the pool's threads (the same CPU bound as single
-    /// solves) under an admission already taken, and returns the answers in input order.
+    /// Runs `job` for every item in parallel on the pool's threads (the same CPU bound as
+    /// single jobs, each item with its own full budget) under an admission already taken, and
+    /// returns the answers in input order. When the future is dropped, the remaining items
+    /// stop the way single jobs do.
     pub async fn run_batch<I, T, F>(
         &self,
         admission: &Admission,
         items: Vec<I>,
         job: F,
-    ) -> Result<Timed<Vec<T>>, Problem>
+    ) -> Result<Timed<Vec<T>>, PoolError>
     where
         I: Send + Sync + 'static,
         T: Send + 'static,
-        F: Fn(&mut Solver, &I) -> T + Send + Sync + 'static,
+        F: Fn(&mut Engine, &Budget, &I) -> T + Send + Sync + 'static,
     {
-        let budget = self.budget;
-        // Set when this future is dropped (timeout, client gone): the remaining items are
-        // skipped instead of holding the solver threads for an answer nobody reads.
-        let abandoned = AbandonOnDrop(Arc::new(AtomicBool::new(false)));
-        let stop = Arc::clone(&abandoned.0);
-        let timed = self
-            .spawn(admission.clone(), move || {
-                items
-                    .par_iter()
-                    .map_init(
-                        || Solver::with_budget(budget),
-                        |solver, item| (!stop.load(Ordering::Relaxed)).then(|| job(solver, item)),
-                    )
-                    .collect::<Vec<Option<T>>>()
-            })
-            .await?;
-        Ok(Timed {
-            value: timed.value.into_iter().flatten().collect(),
-            elapsed: timed.elapsed,
+        let pool = self.clone();
+        let submitted = Instant::now();
+        self.spawn(admission.clone(), move |cancel| {
+            items
+                .par_iter()
+                .map(|item| {
+                    let budget = pool.budget(submitted, cancel);
+                    let value = with_engine(|engine| job(engine, &budget, item));
+                    pool.note(&budget);
+                    value
+                })
+                .collect()
         })
+        .await
     }
 
     /// Queues `work` on the pool holding `admission` until it ends, and awaits its answer.
-    async fn spawn<T, W>(&self, admission: Admission, work: W) -> Result<Timed<T>, Problem>
+    /// `work` gets the job's cancel flag; a job whose flag is up before it starts is skipped.
+    async fn spawn<T, W>(&self, admission: Admission, work: W) -> Result<Timed<T>, PoolError>
     where
-        W: FnOnce() -> T + Send + 'static,
+        W: FnOnce(&Cancel) -> T + Send + 'static,
         T: Send + 'static,
     {
+        let cancel = Cancel::new();
+        let _cancel_on_drop = CancelOnDrop(cancel.clone());
         self.metrics.hold_detached(Gauge::Queued);
         let span = Span::current();
         let metrics = Arc::clone(&self.metrics);
         let (reply, answer) = oneshot::channel();
         self.threads.spawn(move || {
             metrics.release_detached(Gauge::Queued);
+            if cancel.is_cancelled() {
+                // Nobody waits for this answer any more: do not start.
+                return;
+            }
             let started = Instant::now();
             let value = {
                 let _entered = span.enter();
                 let _in_flight = metrics.hold(Gauge::InFlight);
-                work()
+                work(&cancel)
             };
             let elapsed = started.elapsed();
             metrics.observe_solve(elapsed);
@@ -247,31 +292,42 @@ impl SolvePool {
         });
         answer.await.map_err(|_| {
             tracing::error!("solver job ended without an answer");
-            Problem::Internal
+            PoolError::Crashed
         })
-    }
-
-    /// Counts a solve that hit the search budget (for `/metrics`).
-    pub fn note_budget_exhausted(&self) {
-        self.metrics.count_budget_exhausted();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Grid, Puzzle};
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    fn limits(work: u64, inline_work: u64) -> Limits {
+        Limits {
+            work,
+            inline_work,
+            time: Duration::from_secs(10),
+        }
+    }
+
+    fn pool(slots: usize, queue: usize, limits: Limits) -> (SolvePool, Arc<Metrics>) {
+        let metrics = Arc::new(Metrics::default());
+        let pool = SolvePool::new(slots, queue, limits, metrics.clone()).unwrap();
+        (pool, metrics)
+    }
 
     /// Starts a job that holds a one-place pool's place until the sender is used or dropped.
     async fn occupy_the_only_place(
         pool: &SolvePool,
     ) -> (
         std::sync::mpsc::Sender<()>,
-        tokio::task::JoinHandle<Result<Timed<Option<()>>, Problem>>,
+        tokio::task::JoinHandle<Result<Timed<Option<()>>, PoolError>>,
     ) {
         let (release, wait) = std::sync::mpsc::channel::<()>();
         let busy = {
             let pool = pool.clone();
-            tokio::spawn(async move { pool.run(move |_| wait.recv().ok()).await })
+            tokio::spawn(async move { pool.run(move |_, _| wait.recv().ok()).await })
         };
         while pool.admitted.available_permits() != 0 {
             tokio::task::yield_now().await;
@@ -279,26 +335,8 @@ mod tests {
         (release, busy)
     }
 
-    #[tokio::test]
-    async fn refuses_at_once_beyond_slots_and_queue() {
-        let pool = SolvePool::new(1, 0, 10, 0, Arc::new(Metrics::default())).unwrap();
-        let (release, busy) = occupy_the_only_place(&pool).await;
-        let refused = pool.run(|_| ()).await.unwrap_err();
-        assert!(matches!(refused, Problem::Overloaded { .. }));
-        release.send(()).unwrap();
-        assert!(busy.await.unwrap().is_ok());
-        assert!(pool.run(|_| 7).await.is_ok_and(|t| t.value == 7));
-    }
-
-    #[tokio::test]
-    async fn each_job_gets_the_configured_budget() {
-        let pool = SolvePool::new(1, 4, 42, 0, Arc::new(Metrics::default())).unwrap();
-        let timed = pool.run(|solver| solver.budget()).await.unwrap();
-        assert_eq!(timed.value, 42);
-    }
-
     fn puzzle(line: &str) -> Puzzle {
-        Puzzle::new(crate::engine::Board::from_line(line).unwrap()).unwrap()
+        Puzzle::classic(Grid::from_line(line).unwrap()).unwrap()
     }
 
     /// Solved by propagation alone: no guess.
@@ -308,67 +346,141 @@ mod tests {
     const HARD: &str =
         "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
 
-    fn inline_count(metrics: &Metrics) -> String {
-        let text = metrics.render();
-        text.lines()
-            .find(|l| l.starts_with("solves_inline_total "))
+    fn count_job(line: &'static str) -> impl Fn(&mut Engine, &Budget) -> Option<u32> + Send {
+        let puzzle = puzzle(line);
+        move |engine: &mut Engine, budget: &Budget| {
+            engine.count(&puzzle, 2, budget).ok().map(|c| c.count)
+        }
+    }
+
+    fn scalar(metrics: &Metrics, name: &str) -> String {
+        metrics
+            .render()
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
             .unwrap()
             .to_string()
     }
 
     #[tokio::test]
-    async fn easy_puzzles_are_solved_inline_even_when_the_pool_is_full() {
-        let metrics = Arc::new(Metrics::default());
-        let pool = SolvePool::new(1, 0, 100_000, 32, metrics.clone()).unwrap();
+    async fn refuses_at_once_beyond_slots_and_queue() {
+        let (pool, _) = pool(1, 0, limits(10, 0));
         let (release, busy) = occupy_the_only_place(&pool).await;
-        let timed = pool.count_solutions(puzzle(EASY), 2).await.unwrap();
-        assert_eq!(timed.value.unwrap().count, 1);
-        assert_eq!(inline_count(&metrics), "solves_inline_total 1");
+        let refused = pool.run(|_, _| ()).await.unwrap_err();
+        assert!(matches!(refused, PoolError::Overloaded { .. }));
+        release.send(()).unwrap();
+        assert!(busy.await.unwrap().is_ok());
+        assert!(pool.run(|_, _| 7).await.is_ok_and(|t| t.value == 7));
+    }
+
+    #[tokio::test]
+    async fn each_job_gets_the_configured_budget() {
+        let (pool, _) = pool(1, 4, limits(42, 0));
+        let timed = pool.run(|_, budget| budget.limit()).await.unwrap();
+        assert_eq!(timed.value, 42);
+    }
+
+    #[tokio::test]
+    async fn easy_puzzles_are_solved_inline_even_when_the_pool_is_full() {
+        let (pool, metrics) = pool(1, 0, limits(100_000, 32));
+        let (release, busy) = occupy_the_only_place(&pool).await;
+        let timed = pool.run_inline_first(count_job(EASY)).await.unwrap();
+        assert_eq!(timed.value, Some(1));
+        assert_eq!(
+            scalar(&metrics, "solves_inline_total"),
+            "solves_inline_total 1"
+        );
         // A hard one needs the pool, which is full: refused, not solved on the async worker.
-        let refused = pool.count_solutions(puzzle(HARD), 2).await.unwrap_err();
-        assert!(matches!(refused, Problem::Overloaded { .. }));
+        let refused = pool.run_inline_first(count_job(HARD)).await.unwrap_err();
+        assert!(matches!(refused, PoolError::Overloaded { .. }));
         release.send(()).unwrap();
         assert!(busy.await.unwrap().is_ok());
     }
 
     #[tokio::test]
-    async fn a_search_beyond_the_inline_budget_starts_again_on_the_pool() {
-        let metrics = Arc::new(Metrics::default());
-        let pool = SolvePool::new(1, 1, 100_000, 32, metrics.clone()).unwrap();
-        let expected = Solver::new().count_solutions(&puzzle(HARD), 2).unwrap();
-        assert!(expected.stats.guesses > 32);
-        let counted = pool
-            .count_solutions(puzzle(HARD), 2)
-            .await
-            .unwrap()
-            .value
-            .unwrap();
-        assert_eq!(counted.count, expected.count);
-        assert_eq!(counted.first, expected.first);
+    async fn a_job_beyond_the_inline_budget_starts_again_on_the_pool() {
+        let (pool, metrics) = pool(1, 1, limits(100_000, 32));
+        let timed = pool.run_inline_first(count_job(HARD)).await.unwrap();
+        assert_eq!(timed.value, Some(1));
         assert_eq!(
-            counted.stats.guesses, expected.stats.guesses,
-            "a fresh, full search"
+            scalar(&metrics, "solves_inline_total"),
+            "solves_inline_total 0"
         );
-        assert_eq!(inline_count(&metrics), "solves_inline_total 0");
+        assert_eq!(
+            scalar(&metrics, "solves_budget_exhausted_total"),
+            "solves_budget_exhausted_total 0",
+            "running out of the inline budget is not running out"
+        );
     }
 
     #[tokio::test]
     async fn an_inline_budget_of_zero_sends_everything_to_the_pool() {
-        let metrics = Arc::new(Metrics::default());
-        let pool = SolvePool::new(1, 1, 100_000, 0, metrics.clone()).unwrap();
-        pool.count_solutions(puzzle(EASY), 2).await.unwrap();
-        assert_eq!(inline_count(&metrics), "solves_inline_total 0");
+        let (pool, metrics) = pool(1, 1, limits(100_000, 0));
+        pool.run_inline_first(count_job(EASY)).await.unwrap();
+        assert_eq!(
+            scalar(&metrics, "solves_inline_total"),
+            "solves_inline_total 0"
+        );
     }
 
     #[tokio::test]
     async fn with_a_budget_inside_the_inline_cap_the_search_is_not_repeated() {
-        let metrics = Arc::new(Metrics::default());
         // No place on the pool at all: an answer can only come from the inline attempt.
-        let pool = SolvePool::new(1, 0, 10, 32, metrics.clone()).unwrap();
+        let (pool, metrics) = pool(1, 0, limits(10, 32));
         let (release, busy) = occupy_the_only_place(&pool).await;
-        let timed = pool.count_solutions(puzzle(HARD), 2).await.unwrap();
-        assert!(timed.value.unwrap_err().stats.guesses >= 10);
+        let timed = pool.run_inline_first(count_job(HARD)).await.unwrap();
+        assert_eq!(timed.value, None, "out of budget");
+        assert_eq!(
+            scalar(&metrics, "solves_budget_exhausted_total"),
+            "solves_budget_exhausted_total 1"
+        );
         release.send(()).unwrap();
         assert!(busy.await.unwrap().is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_dropped_request_stops_its_running_job_and_its_queued_ones_never_start() {
+        let (pool, metrics) = pool(1, 4, limits(u64::MAX, 0));
+        let open = puzzle(&".".repeat(81));
+        let started = Arc::new(AtomicBool::new(false));
+        let endless = {
+            let (pool, open, started) = (pool.clone(), open.clone(), started.clone());
+            tokio::spawn(async move {
+                pool.run(move |engine, budget| {
+                    started.store(true, Ordering::Relaxed);
+                    engine.count(&open, u32::MAX, budget)
+                })
+                .await
+            })
+        };
+        while !started.load(Ordering::Relaxed) {
+            tokio::task::yield_now().await;
+        }
+        let queued_ran = Arc::new(AtomicBool::new(false));
+        let queued = {
+            let (pool, ran) = (pool.clone(), queued_ran.clone());
+            tokio::spawn(async move {
+                pool.run(move |_, _| ran.store(true, Ordering::Relaxed))
+                    .await
+            })
+        };
+        while scalar(&metrics, "solves_queued") != "solves_queued 1" {
+            tokio::task::yield_now().await;
+        }
+        // Both requesters go away (as on a timeout or a closed connection).
+        queued.abort();
+        endless.abort();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while scalar(&metrics, "solves_in_flight") != "solves_in_flight 0"
+            || pool.admitted.available_permits() != 5
+        {
+            assert!(Instant::now() < deadline, "the job did not stop");
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        assert_eq!(scalar(&metrics, "solves_queued"), "solves_queued 0");
+        assert!(
+            !queued_ran.load(Ordering::Relaxed),
+            "a cancelled job started"
+        );
     }
 }

@@ -11,10 +11,14 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use super::wire::ConflictJson;
-use crate::engine::{Conflict, GaveUp, ParseError};
+use crate::engine::{CageError, Conflict, EngineError, Exhausted, ParseError, PuzzleError, Stop};
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// What a 415 tells a client that forgot the header (plain `curl -d` sends a form type).
+pub const SEND_JSON_HINT: &str = "send the body as JSON with the header \
+     'Content-Type: application/json' (with curl: -H 'Content-Type: application/json')";
 
 /// Prefix of every problem `type`; the last segment names the kind of error.
 const TYPE_PREFIX: &str = "urn:sudoku-service:problem:";
@@ -28,18 +32,16 @@ pub enum Problem {
     InvalidRequest { detail: String },
     /// The board has the wrong shape or a bad character.
     InvalidBoard(ParseError),
-    /// Two or more givens clash.
+    /// Two or more givens clash (in a row, column, box or cage).
     ConflictingGivens(Vec<Conflict>),
-    /// A board of another size (or with cages) is malformed; the detail says where.
-    InvalidVariantBoard(String),
-    /// Two or more givens clash on a board of another size: the conflicts and their text.
-    VariantConflicts(Vec<ConflictJson>, String),
     /// The Killer cages are malformed (cell out of range, shared, impossible sum, ...).
-    InvalidCages(String),
+    InvalidCages(CageError),
+    /// The operation does not cover this kind of puzzle; the detail says what it covers.
+    Unsupported { detail: String },
     /// The givens obey the rules but no grid completes them.
     NoSolution,
-    /// The search hit its budget before it knew the answer.
-    BudgetExhausted(GaveUp),
+    /// The search used its whole work budget before it knew the answer.
+    BudgetExhausted { work: u64 },
     /// The body was sent without `Content-Type: application/json`.
     UnsupportedMediaType { detail: String },
     /// The body is larger than the configured limit.
@@ -58,6 +60,57 @@ pub enum Problem {
     Internal,
 }
 
+impl From<ParseError> for Problem {
+    fn from(err: ParseError) -> Problem {
+        Problem::InvalidBoard(err)
+    }
+}
+
+impl From<CageError> for Problem {
+    fn from(err: CageError) -> Problem {
+        Problem::InvalidCages(err)
+    }
+}
+
+impl From<PuzzleError> for Problem {
+    fn from(err: PuzzleError) -> Problem {
+        match err {
+            PuzzleError::Board(err) => err.into(),
+            PuzzleError::Cages(err) => err.into(),
+            PuzzleError::Conflicts(found) => Problem::ConflictingGivens(found),
+        }
+    }
+}
+
+impl From<Exhausted> for Problem {
+    /// Out of work is the puzzle's fault (422, reproducible); a deadline or a cancellation
+    /// is the request's time limit (503, try again).
+    fn from(exhausted: Exhausted) -> Problem {
+        match exhausted.stop {
+            Stop::Work => Problem::BudgetExhausted {
+                work: exhausted.work,
+            },
+            Stop::Deadline | Stop::Cancelled => Problem::Timeout,
+        }
+    }
+}
+
+impl From<EngineError> for Problem {
+    fn from(err: EngineError) -> Problem {
+        match err {
+            EngineError::Exhausted(exhausted) => exhausted.into(),
+            EngineError::Unsupported { .. } => Problem::Unsupported {
+                detail: format!(
+                    "{err}; /solve, /validate and /solve/batch take every size and Killer cages"
+                ),
+            },
+            EngineError::SizeMismatch { .. } => Problem::InvalidRequest {
+                detail: err.to_string(),
+            },
+        }
+    }
+}
+
 /// The JSON body of a problem (also embedded per item in batch answers).
 #[derive(Debug, Serialize)]
 pub struct ProblemBody {
@@ -74,8 +127,9 @@ pub struct ProblemBody {
     col: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     conflicts: Option<Vec<ConflictJson>>,
+    /// Work units used, for a search that ran out of budget.
     #[serde(skip_serializing_if = "Option::is_none")]
-    guesses: Option<u64>,
+    work: Option<u64>,
 }
 
 impl Problem {
@@ -84,12 +138,12 @@ impl Problem {
         match self {
             Problem::InvalidJson { .. } => "invalid-json",
             Problem::InvalidRequest { .. } => "invalid-request",
-            Problem::InvalidBoard(_) | Problem::InvalidVariantBoard(_) => "invalid-board",
-            Problem::VariantConflicts(..) => "conflicting-givens",
+            Problem::InvalidBoard(_) => "invalid-board",
             Problem::InvalidCages(_) => "invalid-cages",
+            Problem::Unsupported { .. } => "unsupported",
             Problem::ConflictingGivens(_) => "conflicting-givens",
             Problem::NoSolution => "no-solution",
-            Problem::BudgetExhausted(_) => "budget-exhausted",
+            Problem::BudgetExhausted { .. } => "budget-exhausted",
             Problem::UnsupportedMediaType { .. } => "unsupported-media-type",
             Problem::BodyTooLarge => "body-too-large",
             Problem::NotFound { .. } => "not-found",
@@ -106,12 +160,11 @@ impl Problem {
             Problem::InvalidJson { .. } => StatusCode::BAD_REQUEST,
             Problem::InvalidRequest { .. }
             | Problem::InvalidBoard(_)
-            | Problem::InvalidVariantBoard(_)
-            | Problem::VariantConflicts(..)
             | Problem::InvalidCages(_)
+            | Problem::Unsupported { .. }
             | Problem::ConflictingGivens(_)
             | Problem::NoSolution
-            | Problem::BudgetExhausted(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            | Problem::BudgetExhausted { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Problem::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Problem::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Problem::NotFound { .. } => StatusCode::NOT_FOUND,
@@ -127,12 +180,12 @@ impl Problem {
         match self {
             Problem::InvalidJson { .. } => "Request body is not valid JSON",
             Problem::InvalidRequest { .. } => "Request does not match the expected shape",
-            Problem::InvalidBoard(_) | Problem::InvalidVariantBoard(_) => "Board is malformed",
-            Problem::VariantConflicts(..) => "Board breaks the rules",
+            Problem::InvalidBoard(_) => "Board is malformed",
             Problem::InvalidCages(_) => "Cages are malformed",
+            Problem::Unsupported { .. } => "Not supported for this puzzle",
             Problem::ConflictingGivens(_) => "Board breaks the rules",
             Problem::NoSolution => "Puzzle has no solution",
-            Problem::BudgetExhausted(_) => "Search budget exhausted",
+            Problem::BudgetExhausted { .. } => "Search budget exhausted",
             Problem::UnsupportedMediaType { .. } => "Unsupported media type",
             Problem::BodyTooLarge => "Request body too large",
             Problem::NotFound { .. } => "Not found",
@@ -148,10 +201,10 @@ impl Problem {
         match self {
             Problem::InvalidJson { detail }
             | Problem::InvalidRequest { detail }
+            | Problem::Unsupported { detail }
             | Problem::UnsupportedMediaType { detail } => detail.clone(),
             Problem::InvalidBoard(err) => err.to_string(),
-            Problem::InvalidVariantBoard(detail) | Problem::InvalidCages(detail) => detail.clone(),
-            Problem::VariantConflicts(_, detail) => detail.clone(),
+            Problem::InvalidCages(err) => err.to_string(),
             Problem::ConflictingGivens(conflicts) => conflicts
                 .iter()
                 .map(ToString::to_string)
@@ -160,8 +213,9 @@ impl Problem {
             Problem::NoSolution => {
                 "the givens do not clash, but no grid completes them".to_string()
             }
-            Problem::BudgetExhausted(gave_up) => format!(
-                "{gave_up}; the puzzle is too ambiguous or too hard for this server's limit"
+            Problem::BudgetExhausted { work } => format!(
+                "gave up after {work} units of work; the puzzle is too ambiguous or too hard \
+                 for this server's limit"
             ),
             Problem::BodyTooLarge => "the request body exceeds this server's size limit".into(),
             Problem::NotFound { path } => format!("no route for {path}"),
@@ -199,11 +253,10 @@ impl Problem {
                 Problem::ConflictingGivens(conflicts) => {
                     Some(conflicts.iter().map(ConflictJson::from).collect())
                 }
-                Problem::VariantConflicts(conflicts, _) => Some(conflicts.clone()),
                 _ => None,
             },
-            guesses: match self {
-                Problem::BudgetExhausted(gave_up) => Some(gave_up.stats.guesses),
+            work: match self {
+                Problem::BudgetExhausted { work } => Some(*work),
                 _ => None,
             },
         }
@@ -244,7 +297,7 @@ pub fn as_problem_json(response: Response, path: &str) -> Response {
         StatusCode::PAYLOAD_TOO_LARGE => Problem::BodyTooLarge,
         StatusCode::REQUEST_TIMEOUT | StatusCode::GATEWAY_TIMEOUT => Problem::Timeout,
         StatusCode::UNSUPPORTED_MEDIA_TYPE => Problem::UnsupportedMediaType {
-            detail: super::wire::SEND_JSON_HINT.to_string(),
+            detail: SEND_JSON_HINT.to_string(),
         },
         StatusCode::SERVICE_UNAVAILABLE => Problem::Overloaded {
             retry_after_secs: 1,
@@ -282,6 +335,7 @@ mod tests {
             row: 2,
             col: 5,
             found: 'x',
+            side: 9,
         })
         .body();
         assert_eq!((body.row, body.col), (Some(1), Some(4)));

@@ -1,76 +1,58 @@
-//! `POST /solve`: the solution, and whether it is the only one. The pieces that turn a board
-//! into a puzzle and a search into an answer are shared with `/solve/batch`.
+//! `POST /solve`: the solution, and whether it is the only one; and `POST /validate`: a
+//! verdict on any well-formed board, even one that breaks the rules. Both take every size and
+//! Killer cages; the engine picks the solver.
 
 use axum::extract::State;
 use axum::Json;
-use serde::Serialize;
 
-use super::pool::SolvePool;
+use super::extract::ApiJson;
 use super::problem::Problem;
-use super::wire::{ApiJson, BoardRequest, BoardText};
-use super::{variant, AppState};
-use crate::engine::{conflicts, Counted, GaveUp, Puzzle, Solution};
-
-#[derive(Debug, Serialize)]
-pub struct SolveResponse {
-    /// In the form the board was sent in.
-    pub solution: BoardText,
-    /// Always checked: `false` means the puzzle has other solutions too.
-    pub unique: bool,
-    pub stats: SolveStats,
-}
-
-#[derive(Debug, Serialize)]
-pub struct SolveStats {
-    /// Branch points the search needed.
-    pub guesses: u64,
-    /// Time inside the solver, in microseconds.
-    pub micros: u64,
-}
-
-/// A board the solver may take, or the problem with it.
-pub fn puzzle_of(board: &BoardText) -> Result<Puzzle, Problem> {
-    let board = board.parse().map_err(Problem::InvalidBoard)?;
-    Puzzle::new(board).map_err(|_| Problem::ConflictingGivens(conflicts(&board)))
-}
-
-/// A search that ran out of budget becomes its problem (and is counted for `/metrics`), for
-/// either engine's result.
-pub fn within_budget<T>(counted: Result<T, GaveUp>, pool: &SolvePool) -> Result<T, Problem> {
-    counted.map_err(|gave_up| {
-        pool.note_budget_exhausted();
-        Problem::BudgetExhausted(gave_up)
-    })
-}
-
-/// A counting search's first solution with the count, or the problem with it.
-pub fn solved(
-    counted: Result<Counted, GaveUp>,
-    pool: &SolvePool,
-) -> Result<(Solution, Counted), Problem> {
-    let counted = within_budget(counted, pool)?;
-    let solution = counted.first.ok_or(Problem::NoSolution)?;
-    Ok((solution, counted))
-}
+use super::wire::{BoardRequest, ConflictJson, SolveResponse, ValidateResponse};
+use super::AppState;
+use crate::engine::{validate as check, Puzzle};
 
 pub async fn solve(
     State(app): State<AppState>,
     ApiJson(request): ApiJson<BoardRequest>,
 ) -> Result<Json<SolveResponse>, Problem> {
-    if variant::is_variant(&request.board, request.cages.as_ref()) {
-        return Ok(Json(
-            variant::solve(&app, &request.board, request.cages).await?,
-        ));
-    }
-    let puzzle = puzzle_of(&request.board)?;
-    let timed = app.pool.count_solutions(puzzle, 2).await?;
-    let (solution, counted) = solved(timed.value, &app.pool)?;
-    Ok(Json(SolveResponse {
-        solution: request.board.render(solution.board()),
-        unique: counted.is_unique(),
-        stats: SolveStats {
-            guesses: counted.stats.guesses,
-            micros: timed.elapsed.as_micros() as u64,
-        },
+    let puzzle = request.puzzle()?;
+    let timed = app
+        .pool
+        .run_inline_first(move |engine, budget| engine.count(&puzzle, 2, budget))
+        .await?;
+    let counted = timed.value?;
+    let solution = counted.first.as_ref().ok_or(Problem::NoSolution)?;
+    let micros = timed.elapsed.as_micros() as u64;
+    Ok(Json(SolveResponse::new(
+        &request.board,
+        solution,
+        &counted,
+        micros,
+    )))
+}
+
+pub async fn validate(
+    State(app): State<AppState>,
+    ApiJson(request): ApiJson<BoardRequest>,
+) -> Result<Json<ValidateResponse>, Problem> {
+    let grid = request.grid()?;
+    let rules = request.rules(grid.shape())?;
+    let report = check(&grid, &rules);
+    let solutions = match Puzzle::new(grid, rules) {
+        Err(_) => 0,
+        Ok(puzzle) => {
+            let timed = app
+                .pool
+                .run_inline_first(move |engine, budget| engine.count(&puzzle, 2, budget))
+                .await?;
+            timed.value?.count
+        }
+    };
+    Ok(Json(ValidateResponse {
+        valid: report.conflicts.is_empty(),
+        complete: report.complete,
+        solved: report.solved,
+        conflicts: report.conflicts.iter().map(ConflictJson::from).collect(),
+        solutions,
     }))
 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use reqwest::{header, Response};
 use serde_json::Value;
-use sudoku_service::engine::{validate, Board};
+use sudoku_service::engine::{validate, Budget, Counted, Engine, Grid, Puzzle, Rules};
 use sudoku_service::http::server::{serve, ServeOptions};
 use sudoku_service::http::{app, AppState, ServeArgs};
 use tokio::net::TcpListener;
@@ -175,13 +175,24 @@ where
 /// Asserts that `solution` (one line) is a correct full grid that keeps every given of
 /// `puzzle`, checked by `validate`, which shares no code with the solver.
 pub fn assert_solves(puzzle: &str, solution: &str) {
-    let grid = Board::from_line(solution).unwrap_or_else(|e| panic!("{solution}: {e}"));
-    assert!(validate(&grid).solved, "not a solved grid: {solution}");
+    let grid = Grid::from_line(solution).unwrap_or_else(|e| panic!("{solution}: {e}"));
+    assert!(
+        validate(&grid, &Rules::classic(grid.shape())).solved,
+        "not a solved grid: {solution}"
+    );
     for (given, found) in puzzle.chars().zip(solution.chars()) {
         if given != '.' && given != '0' {
             assert_eq!(given, found, "a given changed: {puzzle} -> {solution}");
         }
     }
+}
+
+/// The engine's own count (up to 2) for a one-line board, without limits.
+pub fn count(line: &str) -> Counted {
+    let puzzle = Puzzle::classic(Grid::from_line(line).unwrap()).unwrap();
+    Engine::new()
+        .count(&puzzle, 2, &Budget::unlimited())
+        .unwrap()
 }
 
 /// Opens a raw TCP connection and sends `bytes`: for requests no client library sends on

@@ -5,7 +5,12 @@
 
 use std::fmt;
 
-use crate::engine::board::{Board, Digit, Pos, CELLS, SIZE};
+#[cfg(test)]
+use crate::engine::board::classic_digits;
+use crate::engine::board::{Board, CELLS, SIZE};
+#[cfg(test)]
+use crate::engine::grid::Shape;
+use crate::engine::grid::{Cell, Digit};
 use crate::engine::validate::{Unit, UnitKind};
 
 use super::Step;
@@ -79,7 +84,7 @@ const fn peers() -> [[u8; 20]; CELLS] {
 }
 
 /// True when two different cells share a row, column or box.
-pub(crate) fn sees(a: Pos, b: Pos) -> bool {
+pub(crate) fn sees(a: Cell, b: Cell) -> bool {
     sees_index(a.index(), b.index())
 }
 
@@ -102,6 +107,8 @@ pub(crate) fn unit_index(unit: Unit) -> usize {
         UnitKind::Row => 0,
         UnitKind::Column => SIZE,
         UnitKind::Box => 2 * SIZE,
+        // The classic tables hold rows, columns and boxes; units come from `unit(k)`.
+        UnitKind::Cage => unreachable!("the classic unit tables have no cages"),
     };
     base + unit.index % SIZE
 }
@@ -143,27 +150,27 @@ impl Candidates {
     }
 
     /// The digit in `pos`, if the cell is filled.
-    pub fn value(&self, pos: Pos) -> Option<Digit> {
+    pub fn value(&self, pos: Cell) -> Option<Digit> {
         self.board.get(pos)
     }
 
     /// True when `pos` holds a digit.
-    pub fn is_filled(&self, pos: Pos) -> bool {
+    pub fn is_filled(&self, pos: Cell) -> bool {
         self.board.get(pos).is_some()
     }
 
     /// The candidates of `pos`, smallest first; empty for a filled cell.
-    pub fn digits(&self, pos: Pos) -> Vec<Digit> {
+    pub fn digits(&self, pos: Cell) -> Vec<Digit> {
         digits_of(self.marks[pos.index()]).collect()
     }
 
     /// True when `digit` is still a candidate of `pos` (never for a filled cell).
-    pub fn contains(&self, pos: Pos, digit: Digit) -> bool {
+    pub fn contains(&self, pos: Cell, digit: Digit) -> bool {
         self.marks[pos.index()] & bit(digit) != 0
     }
 
     /// How many candidates `pos` has (0 for a filled cell).
-    pub fn count(&self, pos: Pos) -> u32 {
+    pub fn count(&self, pos: Cell) -> u32 {
         self.marks[pos.index()].count_ones()
     }
 
@@ -177,13 +184,13 @@ impl Candidates {
     /// Sound techniques never cause this on a solvable grid, so it means the grid was already
     /// wrong.
     pub fn has_contradiction(&self) -> bool {
-        let empty_without_marks = Pos::all().any(|p| !self.is_filled(p) && self.count(p) == 0);
+        let empty_without_marks = Cell::all().any(|p| !self.is_filled(p) && self.count(p) == 0);
         empty_without_marks
             || (0..27).any(|k| {
                 let (mut seen, mut placed, mut repeated) = (0u16, 0u16, 0u16);
                 for &i in &UNIT_CELLS[k] {
                     let i = i as usize;
-                    let digit = self.board.get(Pos::from_index(i)).map_or(0, bit);
+                    let digit = self.board.get(Cell::from_index(i)).map_or(0, bit);
                     repeated |= placed & digit;
                     placed |= digit;
                     seen |= self.marks[i] | digit;
@@ -205,7 +212,7 @@ impl Candidates {
     }
 
     /// Fills an empty cell and removes `digit` from its peers.
-    pub fn place(&mut self, pos: Pos, digit: Digit) {
+    pub fn place(&mut self, pos: Cell, digit: Digit) {
         if self.is_filled(pos) {
             return;
         }
@@ -217,7 +224,7 @@ impl Candidates {
     }
 
     /// Removes one pencil mark.
-    pub fn eliminate(&mut self, pos: Pos, digit: Digit) {
+    pub fn eliminate(&mut self, pos: Cell, digit: Digit) {
         self.marks[pos.index()] &= !bit(digit);
     }
 
@@ -242,13 +249,13 @@ impl Candidates {
     pub(crate) fn placed_in(&self, k: usize) -> u16 {
         UNIT_CELLS[k]
             .iter()
-            .filter_map(|&i| self.board.get(Pos::from_index(i as usize)))
+            .filter_map(|&i| self.board.get(Cell::from_index(i as usize)))
             .fold(0, |acc, d| acc | bit(d))
     }
 
     /// Sets the marks of an empty cell to exactly `digits`; for building test positions.
     #[cfg(test)]
-    pub(crate) fn restrict(&mut self, pos: Pos, digits: &[u8]) {
+    pub(crate) fn restrict(&mut self, pos: Cell, digits: &[u8]) {
         if !self.is_filled(pos) {
             self.marks[pos.index()] = digits
                 .iter()
@@ -263,7 +270,7 @@ impl fmt::Debug for Candidates {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in 0..SIZE {
             for col in 0..SIZE {
-                let pos = Pos::from_index(row * SIZE + col);
+                let pos = Cell::from_index(row * SIZE + col);
                 match self.value(pos) {
                     Some(d) => write!(f, "{d:<10}")?,
                     None => {
@@ -286,7 +293,7 @@ mod tests {
     #[test]
     fn tables_match_units_and_peers() {
         for (k, cells) in UNIT_CELLS.iter().enumerate() {
-            let expected: Vec<usize> = unit(k).cells().map(Pos::index).collect();
+            let expected: Vec<usize> = unit(k).cells_in(Shape::NINE).map(Cell::index).collect();
             let got: Vec<usize> = cells.iter().map(|&i| i as usize).collect();
             assert_eq!(got, expected);
             assert_eq!(unit_index(unit(k)), k);
@@ -304,7 +311,7 @@ mod tests {
         line.replace_range(0..1, "5");
         let c = Candidates::new(&Board::from_line(&line).unwrap());
         let five = Digit::new(5).unwrap();
-        let p = |r, c| Pos::new(r, c).unwrap();
+        let p = |r, c| Cell::new(r, c).unwrap();
         assert!(c.is_filled(p(0, 0)));
         assert!(c.digits(p(0, 0)).is_empty());
         assert!(!c.contains(p(0, 8), five));
@@ -318,11 +325,11 @@ mod tests {
     #[test]
     fn placing_updates_peers_and_ignores_filled_cells() {
         let mut c = Candidates::new(&Board::empty());
-        let p = Pos::new(4, 4).unwrap();
+        let p = Cell::new(4, 4).unwrap();
         let d = Digit::new(3).unwrap();
         c.place(p, d);
         assert_eq!(c.value(p), Some(d));
-        assert!(!c.contains(Pos::new(4, 0).unwrap(), d));
+        assert!(!c.contains(Cell::new(4, 0).unwrap(), d));
         c.place(p, Digit::new(4).unwrap());
         assert_eq!(c.value(p), Some(d));
     }
@@ -334,7 +341,7 @@ mod tests {
         let c = Candidates::new(&Board::from_line(&line).unwrap());
         // Row 1 has two 5s, yet every unit still shows every digit somewhere and no empty
         // cell is out of marks: only the repeat itself gives the contradiction away.
-        assert!(Pos::all().all(|p| c.is_filled(p) || c.count(p) > 0));
+        assert!(Cell::all().all(|p| c.is_filled(p) || c.count(p) > 0));
         assert!(c.has_contradiction());
         let text = format!("{c:?}");
         assert!(text.starts_with("5         5         {"), "{text}");
@@ -346,7 +353,7 @@ mod tests {
         assert!(!c.has_contradiction());
         let three = Digit::new(3).unwrap();
         for col in 0..SIZE {
-            c.eliminate(Pos::new(4, col).unwrap(), three);
+            c.eliminate(Cell::new(4, col).unwrap(), three);
         }
         assert!(c.has_contradiction());
     }
@@ -354,8 +361,8 @@ mod tests {
     #[test]
     fn an_empty_cell_without_marks_is_a_contradiction() {
         let mut c = Candidates::new(&Board::empty());
-        let pos = Pos::new(2, 7).unwrap();
-        for digit in Digit::all() {
+        let pos = Cell::new(2, 7).unwrap();
+        for digit in classic_digits() {
             c.eliminate(pos, digit);
         }
         assert_eq!(c.count(pos), 0);

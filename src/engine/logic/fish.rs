@@ -4,7 +4,8 @@
 //! each of those columns, so no other row can have it there. The same holds with rows and
 //! columns swapped.
 
-use crate::engine::board::{Digit, Pos};
+use crate::engine::board::classic_digits;
+use crate::engine::grid::Cell;
 use crate::engine::validate::{Unit, UnitKind};
 
 use super::candidates::{subsets, Candidates};
@@ -18,7 +19,7 @@ pub fn find(marks: &Candidates, size: u32) -> Option<Step> {
     } else {
         Technique::Swordfish
     };
-    for digit in Digit::all() {
+    for digit in classic_digits() {
         for base_kind in [UnitKind::Row, UnitKind::Column] {
             let offset = if base_kind == UnitKind::Row { 0 } else { 9 };
             let places: Vec<u16> = (0..9).map(|l| marks.places(offset + l, digit)).collect();
@@ -40,7 +41,7 @@ pub fn find(marks: &Candidates, size: u32) -> Option<Step> {
                     } else {
                         (x, l)
                     };
-                    Pos::from_index(r * 9 + c)
+                    Cell::from_index(r * 9 + c)
                 };
                 let mut eliminations = Vec::new();
                 let mut cells = Vec::new();

@@ -17,9 +17,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::engine::validate::Puzzle;
+use crate::engine::board::ClassicPuzzle;
+use crate::engine::budget::{Budget, Exhausted};
 
-use super::{next_step, Candidates, Technique};
+use super::{next_step, Candidates, Technique, STEP_WORK};
 
 /// How hard a puzzle is for a person; ordered easiest first. See the module docs for the
 /// mapping from techniques.
@@ -80,8 +81,9 @@ pub struct Grade {
     pub needs_guessing: bool,
 }
 
-/// Runs the logical solver on `puzzle` to the end or until stuck, and rates it.
-pub fn grade(puzzle: &Puzzle) -> Grade {
+/// Runs the logical solver on `puzzle` to the end or until stuck, and rates it; `Err` when
+/// `budget` stops it first (each step is charged [`STEP_WORK`]).
+pub fn grade(puzzle: &ClassicPuzzle, budget: &Budget) -> Result<Grade, Exhausted> {
     let mut marks = Candidates::new(puzzle.board());
     let mut counts = BTreeMap::new();
     let mut score = 0;
@@ -92,6 +94,7 @@ pub fn grade(puzzle: &Puzzle) -> Grade {
         if marks.is_solved() || marks.has_contradiction() {
             break;
         }
+        budget.charge(STEP_WORK)?;
         let Some(step) = next_step(&marks) else {
             break;
         };
@@ -106,11 +109,11 @@ pub fn grade(puzzle: &Puzzle) -> Grade {
     } else {
         hardest.map_or(Difficulty::Easy, Technique::difficulty)
     };
-    Grade {
+    Ok(Grade {
         difficulty,
         hardest,
         counts,
         score,
         needs_guessing,
-    }
+    })
 }

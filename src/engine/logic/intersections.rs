@@ -1,7 +1,7 @@
 //! Locked candidates: where a box meets a row or column. If a digit's places in one of them
 //! all lie in the other, the digit must go in the overlap, so it leaves the rest of the other.
 
-use crate::engine::board::{Digit, Pos};
+use crate::engine::grid::{Cell, Digit, Shape};
 use crate::engine::validate::{Unit, UnitKind};
 
 use super::candidates::{bit, digits_of, unit, unit_index, Candidates, UNIT_CELLS};
@@ -18,7 +18,7 @@ pub fn pointing(marks: &Candidates) -> Option<Step> {
                 continue;
             }
             for kind in [UnitKind::Row, UnitKind::Column] {
-                let index = |p: &Pos| {
+                let index = |p: &Cell| {
                     if kind == UnitKind::Row {
                         p.row()
                     } else {
@@ -87,10 +87,10 @@ pub fn claiming(marks: &Candidates) -> Option<Step> {
 }
 
 /// The cells of unit `k` that have `digit` as a candidate, in unit order.
-fn cells_with(marks: &Candidates, k: usize, digit: Digit) -> Vec<Pos> {
+fn cells_with(marks: &Candidates, k: usize, digit: Digit) -> Vec<Cell> {
     UNIT_CELLS[k]
         .iter()
-        .map(|&i| Pos::from_index(i as usize))
+        .map(|&i| Cell::from_index(i as usize))
         .filter(|&p| marks.contains(p, digit))
         .collect()
 }
@@ -100,14 +100,14 @@ fn eliminate_outside(
     marks: &Candidates,
     technique: Technique,
     digit: Digit,
-    mut cells: Vec<Pos>,
+    mut cells: Vec<Cell>,
     (source, target): (Unit, Unit),
     explanation: String,
 ) -> Option<Step> {
-    let inside: Vec<Pos> = source.cells().collect();
-    let eliminations: Vec<(Pos, Digit)> = UNIT_CELLS[unit_index(target)]
+    let inside: Vec<Cell> = source.cells_in(Shape::NINE).collect();
+    let eliminations: Vec<(Cell, Digit)> = UNIT_CELLS[unit_index(target)]
         .iter()
-        .map(|&i| Pos::from_index(i as usize))
+        .map(|&i| Cell::from_index(i as usize))
         .filter(|p| !inside.contains(p) && marks.mask(p.index()) & bit(digit) != 0)
         .map(|p| (p, digit))
         .collect();

@@ -29,7 +29,9 @@ mod wings;
 
 use std::fmt;
 
-use crate::engine::board::{Board, Digit, Pos};
+use crate::engine::board::Board;
+use crate::engine::budget::{Budget, Exhausted};
+use crate::engine::grid::{Cell, Digit};
 use crate::engine::validate::Unit;
 
 pub use candidates::Candidates;
@@ -172,11 +174,11 @@ impl fmt::Display for Technique {
 pub struct Step {
     pub technique: Technique,
     /// Cells this step fills, with their digits.
-    pub placements: Vec<(Pos, Digit)>,
+    pub placements: Vec<(Cell, Digit)>,
     /// Pencil marks this step removes.
-    pub eliminations: Vec<(Pos, Digit)>,
+    pub eliminations: Vec<(Cell, Digit)>,
     /// The cells that form the pattern (what a player should look at), in reading order.
-    pub cells: Vec<Pos>,
+    pub cells: Vec<Cell>,
     /// The digits the pattern is about, ascending.
     pub digits: Vec<Digit>,
     /// The rows, columns and boxes the pattern lives in, for highlighting.
@@ -191,6 +193,10 @@ impl fmt::Display for Step {
     }
 }
 
+/// Work units one logic step is charged: a scan of every technique up to the one that applies,
+/// tens of microseconds at most for these techniques (`examples/logic_work.rs` measures it).
+pub const STEP_WORK: u64 = 20;
+
 /// The easiest step that applies to `marks`, or `None` when no technique here makes progress
 /// (the grid is solved, contradictory, or needs something harder than an XY-Wing).
 pub fn next_step(marks: &Candidates) -> Option<Step> {
@@ -200,19 +206,27 @@ pub fn next_step(marks: &Candidates) -> Option<Step> {
 /// The pencil marks of `board`. With `with_techniques`, the elimination techniques (locked
 /// candidates up to XY-Wing) are applied until none changes anything, but no digit is placed:
 /// the result is what a careful player's marks look like before they fill the next cell.
-pub fn candidates(board: &Board, with_techniques: bool) -> Candidates {
+pub fn candidates(
+    board: &Board,
+    with_techniques: bool,
+    budget: &Budget,
+) -> Result<Candidates, Exhausted> {
     let mut marks = Candidates::new(board);
     if with_techniques {
         // Each step removes at least one of at most 729 marks, so this ends.
-        while let Some(step) = Technique::ALL
-            .into_iter()
-            .filter(|t| t.eliminates_only())
-            .find_map(|t| t.find(&marks))
-        {
+        loop {
+            budget.charge(STEP_WORK)?;
+            let Some(step) = Technique::ALL
+                .into_iter()
+                .filter(|t| t.eliminates_only())
+                .find_map(|t| t.find(&marks))
+            else {
+                break;
+            };
             marks.apply(&step);
         }
     }
-    marks
+    Ok(marks)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Singles: the two ways a digit is forced into a cell. Both place a digit.
 
-use crate::engine::board::Pos;
+use crate::engine::grid::Cell;
 use crate::engine::validate::{Unit, UnitKind};
 
 use super::candidates::{digits_of, unit, Candidates, UNIT_CELLS};
@@ -9,7 +9,7 @@ use super::{Step, Technique};
 
 /// A cell whose marks are down to one digit. Cells in reading order.
 pub fn naked(marks: &Candidates) -> Option<Step> {
-    Pos::all().find_map(|pos| {
+    Cell::all().find_map(|pos| {
         let mask = marks.mask(pos.index());
         if mask.count_ones() != 1 {
             return None;
@@ -42,7 +42,7 @@ pub fn hidden(marks: &Candidates) -> Option<Step> {
                 continue;
             }
             let j = places.trailing_zeros() as usize;
-            let pos = Pos::from_index(UNIT_CELLS[k][j] as usize);
+            let pos = Cell::from_index(UNIT_CELLS[k][j] as usize);
             let unit = unit(k);
             return Some(Step {
                 technique: Technique::HiddenSingle,
@@ -60,10 +60,10 @@ pub fn hidden(marks: &Candidates) -> Option<Step> {
 
 /// Where in `unit` the cell is, without repeating the unit: "column 5" in a row, "row 2" in a
 /// column, the full position in a box.
-fn place(unit: Unit, pos: Pos) -> String {
+fn place(unit: Unit, pos: Cell) -> String {
     match unit.kind {
         UnitKind::Row => format!("column {}", pos.col() + 1),
         UnitKind::Column => format!("row {}", pos.row() + 1),
-        UnitKind::Box => pos.to_string(),
+        UnitKind::Box | UnitKind::Cage => pos.to_string(),
     }
 }

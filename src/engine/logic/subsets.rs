@@ -4,7 +4,7 @@
 //! they leave the rest of the unit. Hidden: `n` digits whose places together are `n` cells;
 //! those cells must take those digits, so their other marks go.
 
-use crate::engine::board::{Digit, Pos};
+use crate::engine::grid::{Cell, Digit};
 use crate::engine::validate::{Unit, UnitKind};
 
 use super::candidates::{digits_of, subsets, unit, Candidates, ALL_DIGITS, UNIT_CELLS};
@@ -21,10 +21,10 @@ fn technique(naked: bool, size: u32) -> Technique {
 }
 
 /// The cells of unit `k` selected by the 9-bit set `members`.
-fn cells_of(k: usize, members: u16) -> Vec<Pos> {
+fn cells_of(k: usize, members: u16) -> Vec<Cell> {
     (0..9)
         .filter(|j| members & (1 << j) != 0)
-        .map(|j| Pos::from_index(UNIT_CELLS[k][j] as usize))
+        .map(|j| Cell::from_index(UNIT_CELLS[k][j] as usize))
         .collect()
 }
 
@@ -44,7 +44,7 @@ pub fn naked(marks: &Candidates, size: u32) -> Option<Step> {
             }
             let mut eliminations = Vec::new();
             for j in (0..9).filter(|j| chosen & (1 << j) == 0) {
-                let pos = Pos::from_index(unit_cells[j] as usize);
+                let pos = Cell::from_index(unit_cells[j] as usize);
                 eliminations.extend(digits_of(cell_mask(j) & union).map(|d| (pos, d)));
             }
             if eliminations.is_empty() {
@@ -91,7 +91,7 @@ pub fn hidden(marks: &Candidates, size: u32) -> Option<Step> {
                 continue;
             }
             let cells = cells_of(k, cells_set);
-            let eliminations: Vec<(Pos, Digit)> = cells
+            let eliminations: Vec<(Cell, Digit)> = cells
                 .iter()
                 .flat_map(|&pos| {
                     digits_of(marks.mask(pos.index()) & !chosen).map(move |d| (pos, d))
@@ -111,7 +111,7 @@ pub fn hidden(marks: &Candidates, size: u32) -> Option<Step> {
                     let rows: Vec<usize> = cells.iter().map(|p| p.row() + 1).collect();
                     format!("rows {}", list(&rows))
                 }
-                UnitKind::Box => list(&cells),
+                UnitKind::Box | UnitKind::Cage => list(&cells),
             };
             let explanation = format!(
                 "In {unit}, {} can only go in {places_text}, so the other candidates are removed \
@@ -133,8 +133,8 @@ pub fn hidden(marks: &Candidates, size: u32) -> Option<Step> {
 
 fn finish(
     technique: Technique,
-    mut eliminations: Vec<(Pos, Digit)>,
-    cells: Vec<Pos>,
+    mut eliminations: Vec<(Cell, Digit)>,
+    cells: Vec<Cell>,
     digits: Vec<Digit>,
     unit: Unit,
     explanation: String,

@@ -2,7 +2,7 @@
 //! Whatever the pivot takes, one pincer becomes `z`, so no cell that sees both pincers can be
 //! `z`.
 
-use crate::engine::board::{Digit, Pos};
+use crate::engine::grid::{Cell, Digit};
 
 use super::candidates::{digits_of, sees, Candidates, PEERS};
 use super::text::capitalize;
@@ -11,7 +11,7 @@ use super::{Step, Technique};
 /// The first XY-Wing that removes something. Pivots in reading order, then pincers in reading
 /// order.
 pub fn xy_wing(marks: &Candidates) -> Option<Step> {
-    for pivot in Pos::all() {
+    for pivot in Cell::all() {
         let pm = marks.mask(pivot.index());
         if pm.count_ones() != 2 {
             continue;
@@ -27,7 +27,7 @@ pub fn xy_wing(marks: &Candidates) -> Option<Step> {
                 if marks.mask(b as usize) != wanted {
                     continue;
                 }
-                let (a, b) = (Pos::from_index(a as usize), Pos::from_index(b as usize));
+                let (a, b) = (Cell::from_index(a as usize), Cell::from_index(b as usize));
                 if let Some(step) = wing_step(marks, pivot, a, b, z) {
                     return Some(step);
                 }
@@ -37,11 +37,11 @@ pub fn xy_wing(marks: &Candidates) -> Option<Step> {
     None
 }
 
-fn wing_step(marks: &Candidates, pivot: Pos, a: Pos, b: Pos, z: u16) -> Option<Step> {
+fn wing_step(marks: &Candidates, pivot: Cell, a: Cell, b: Cell, z: u16) -> Option<Step> {
     let z_digit = digits_of(z).next()?;
-    let eliminations: Vec<(Pos, Digit)> = PEERS[a.index()]
+    let eliminations: Vec<(Cell, Digit)> = PEERS[a.index()]
         .iter()
-        .map(|&i| Pos::from_index(i as usize))
+        .map(|&i| Cell::from_index(i as usize))
         .filter(|&p| p != b && p != pivot && sees(p, b) && marks.contains(p, z_digit))
         .map(|p| (p, z_digit))
         .collect();

@@ -1,11 +1,56 @@
-//! Killer cages: groups of cells whose digits are distinct and add up to a given sum.
+//! The rules a puzzle is played by beyond its grid: [`Rules`], today the shape's rows, columns
+//! and boxes plus optional Killer [`Cages`] (groups of cells whose digits are distinct and add
+//! up to a given sum).
 //!
 //! [`Cages::new`] proves everything that can be known without search (cells on the grid, no
 //! cell in two cages, contiguous, a sum that distinct digits can make), so the solver never
 //! meets a malformed cage. Cages need not cover the grid.
 
-use super::grid::Coord;
-use super::shape::Shape;
+use super::grid::{Cell, Shape};
+
+/// Everything a puzzle is played by: the shape's rows, columns and boxes, and the cages.
+/// Built only from validated parts, so a solver never meets rules it cannot trust.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    cages: Cages,
+}
+
+impl Rules {
+    /// Rows, columns and boxes of `shape`, nothing more.
+    pub fn classic(shape: Shape) -> Rules {
+        Rules {
+            cages: Cages::none(shape),
+        }
+    }
+
+    /// The shape's units plus Killer cages (validated for that shape).
+    pub fn killer(cages: Cages) -> Rules {
+        Rules { cages }
+    }
+
+    /// The rules of `shape` with the cages as a caller describes them (none: classic),
+    /// validated against the shape.
+    pub fn for_cages(shape: Shape, cages: Vec<Cage>) -> Result<Rules, CageError> {
+        Ok(Rules {
+            cages: Cages::new(shape, cages)?,
+        })
+    }
+
+    /// The shape the rules were made for.
+    pub fn shape(&self) -> Shape {
+        self.cages.shape()
+    }
+
+    /// The cages (none for a classic puzzle).
+    pub fn cages(&self) -> &Cages {
+        &self.cages
+    }
+
+    /// Only rows, columns and boxes: nothing a classic solver would miss.
+    pub fn is_classic(&self) -> bool {
+        self.cages.is_empty()
+    }
+}
 
 /// One cage as a caller describes it: the sum and the cells as 0-based (row, column).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -26,19 +71,22 @@ pub enum CageError {
         size: usize,
         side: usize,
     },
-    #[error("cage {cage}: {cell} is outside the {side}x{side} grid")]
+    /// A cell off the grid; `row` and `col` are 1-based (they may be too large for a
+    /// [`Cell`]).
+    #[error("cage {cage}: row {row}, column {col} is outside the {side}x{side} grid")]
     OutOfRange {
         cage: usize,
-        cell: Coord,
+        row: usize,
+        col: usize,
         side: usize,
     },
     #[error("cage {cage} lists {cell} twice")]
-    DuplicateCell { cage: usize, cell: Coord },
+    DuplicateCell { cage: usize, cell: Cell },
     #[error("cage {cage}: {cell} already belongs to cage {other}")]
     SharedCell {
         cage: usize,
         other: usize,
-        cell: Coord,
+        cell: Cell,
     },
     #[error(
         "cage {cage}: {size} distinct digits cannot sum to {sum} (possible sums are {min}-{max})"
@@ -51,14 +99,14 @@ pub enum CageError {
         max: u32,
     },
     #[error("cage {cage}: {cell} is not orthogonally connected to the cage's first cell")]
-    NotContiguous { cage: usize, cell: Coord },
+    NotContiguous { cage: usize, cell: Cell },
 }
 
 /// A validated cage: cells on the grid (reading order), a reachable sum.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ValidCage {
     sum: u32,
-    cells: Vec<Coord>,
+    cells: Vec<Cell>,
 }
 
 impl ValidCage {
@@ -68,7 +116,7 @@ impl ValidCage {
     }
 
     /// The cage's cells, in reading order.
-    pub fn cells(&self) -> &[Coord] {
+    pub fn cells(&self) -> &[Cell] {
         &self.cells
     }
 }
@@ -117,14 +165,15 @@ impl Cages {
             }
             let mut cells = Vec::with_capacity(size);
             for &(row, col) in &cage.cells {
-                let cell = Coord { row, col };
                 if row >= side || col >= side {
                     return Err(CageError::OutOfRange {
                         cage: number,
-                        cell,
+                        row: row + 1,
+                        col: col + 1,
                         side,
                     });
                 }
+                let cell = Cell::at(row, col);
                 let slot = &mut owner[row * side + col];
                 if *slot == number {
                     return Err(CageError::DuplicateCell { cage: number, cell });
@@ -192,18 +241,14 @@ impl Cages {
 
 /// Flood fill from the cage's first cell through cells owned by the same cage; the first
 /// cell (in the order given) it does not reach, if any. An explicit stack, no recursion.
-fn first_unconnected(
-    cells: &[Coord],
-    owner: &[usize],
-    side: usize,
-    number: usize,
-) -> Option<Coord> {
+fn first_unconnected(cells: &[Cell], owner: &[usize], side: usize, number: usize) -> Option<Cell> {
     let mut reached = vec![false; cells.len()];
-    let index_of = |row: usize, col: usize| cells.iter().position(|c| c.row == row && c.col == col);
+    let index_of =
+        |row: usize, col: usize| cells.iter().position(|c| c.row() == row && c.col() == col);
     let mut stack = vec![0usize];
     reached[0] = true;
     while let Some(i) = stack.pop() {
-        let Coord { row, col } = cells[i];
+        let (row, col) = (cells[i].row(), cells[i].col());
         let neighbours = [
             (row.wrapping_sub(1), col),
             (row + 1, col),
@@ -247,7 +292,7 @@ mod tests {
         .unwrap();
         assert_eq!(cages.len(), 2);
         assert_eq!(cages.max_size(), 3);
-        assert_eq!(cages.cages()[1].cells()[0], Coord { row: 6, col: 8 });
+        assert_eq!(cages.cages()[1].cells()[0], Cell::at(6, 8));
     }
 
     #[test]
@@ -276,7 +321,8 @@ mod tests {
                 vec![cage(3, &[(8, 8), (9, 8)])],
                 CageError::OutOfRange {
                     cage: 1,
-                    cell: Coord { row: 9, col: 8 },
+                    row: 10,
+                    col: 9,
                     side: 9,
                 },
                 "cage 1: row 10, column 9 is outside the 9x9 grid",
@@ -286,7 +332,7 @@ mod tests {
                 vec![cage(3, &[(4, 4), (4, 5), (4, 4)])],
                 CageError::DuplicateCell {
                     cage: 1,
-                    cell: Coord { row: 4, col: 4 },
+                    cell: Cell::at(4, 4),
                 },
                 "cage 1 lists row 5, column 5 twice",
             ),
@@ -296,7 +342,7 @@ mod tests {
                 CageError::SharedCell {
                     cage: 2,
                     other: 1,
-                    cell: Coord { row: 0, col: 1 },
+                    cell: Cell::at(0, 1),
                 },
                 "cage 2: row 1, column 2 already belongs to cage 1",
             ),
@@ -329,7 +375,7 @@ mod tests {
                 vec![cage(6, &[(0, 0), (1, 1), (0, 1)]), cage(10, &[(3, 3), (4, 4)])],
                 CageError::NotContiguous {
                     cage: 2,
-                    cell: Coord { row: 4, col: 4 },
+                    cell: Cell::at(4, 4),
                 },
                 "cage 2: row 5, column 5 is not orthogonally connected to the cage's first cell",
             ),
