@@ -36,9 +36,8 @@ async fn main() -> std::io::Result<()> {
     eprintln!("baseline listening on {}", listener.local_addr()?);
     let router = Router::new().route("/solve", post(parse_only));
     let options = ServeOptions {
-        header_timeout: Duration::from_secs(5),
-        shutdown_delay: Duration::ZERO,
         drain_timeout: Duration::from_secs(5),
+        ..ServeOptions::default()
     };
     serve(
         listener,

@@ -160,7 +160,7 @@ async fn request_shape_errors() {
     let server = TestServer::start().await;
     const JSON: Option<&str> = Some("application/json");
     // (body, content type, status, problem kind, a phrase the detail must hold)
-    let cases: [(&str, Option<&str>, u16, &str, &str); 7] = [
+    let cases: [(&str, Option<&str>, u16, &str, &str); 8] = [
         ("{\"board\": ", JSON, 400, "invalid-json", "EOF"),
         ("", JSON, 400, "invalid-json", "EOF"),
         (
@@ -172,6 +172,13 @@ async fn request_shape_errors() {
         ),
         (
             "{\"grid\": []}",
+            JSON,
+            422,
+            "invalid-request",
+            "unknown field `grid`: this endpoint takes `board`, `cages`",
+        ),
+        (
+            "{\"cages\": []}",
             JSON,
             422,
             "invalid-request",
@@ -231,19 +238,23 @@ async fn hostile_bodies_never_cause_a_5xx() {
         "invalid-request",
     )
     .await;
-    // ...and an ignored field nested as deep as the body limit allows is skipped without
-    // overflowing the stack; the (empty) board is then judged as usual.
+    // ...and an unknown field nested as deep as the body limit allows is refused by name,
+    // without overflowing the stack.
     let nested = format!(
         "{{\"x\": {}{}, \"board\": \"\"}}",
         "[".repeat(4000),
         "]".repeat(4000)
     );
-    expect_problem(
+    let body = expect_problem(
         json_post(nested.into_bytes()).await.unwrap(),
         422,
-        "invalid-board",
+        "invalid-request",
     )
     .await;
+    assert!(body["detail"]
+        .as_str()
+        .unwrap()
+        .contains("unknown field `x`"));
     // Not UTF-8.
     expect_problem(
         json_post(b"{\"board\": \"\xff\xfe\"}".to_vec())

@@ -14,6 +14,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
+use super::client::Client;
 use super::pool::{Admission, SolvePool};
 use super::problem::{Problem, ProblemBody, SEND_JSON_HINT};
 use super::wire::{BatchItem, BoardText};
@@ -56,7 +57,7 @@ fn text_line(item: &Item) -> String {
 /// Solves one board of a batch (any size; a batch has no cages); a failure becomes the item.
 fn solve_item(engine: &mut Engine, budget: &Budget, board: &BoardText) -> Item {
     solve_board(engine, budget, board).unwrap_or_else(|problem| Item::Failed {
-        error: problem.body(),
+        error: problem.body().brief(),
     })
 }
 
@@ -72,6 +73,7 @@ fn solve_board(engine: &mut Engine, budget: &Budget, board: &BoardText) -> Resul
 
 pub async fn solve_batch(
     State(app): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, Problem> {
@@ -88,7 +90,7 @@ pub async fn solve_batch(
             ),
         });
     }
-    let admission = app.pool.admit()?;
+    let admission = app.pool.admit(client)?;
     let output = if accepts_ndjson(&headers) {
         Format::Ndjson
     } else {
@@ -157,8 +159,11 @@ fn stream_ndjson(
                     true
                 }
             };
-            // A send error means the client went away: stop solving for it.
-            if lines.send(Bytes::from(out)).await.is_err() || failed {
+            // A send error means the client went away: stop solving for it. A reader that
+            // stops reading holds the stream (and its place in the pool) only until the
+            // request's time limit.
+            let sent = tokio::time::timeout_at(deadline, lines.send(Bytes::from(out))).await;
+            if !matches!(sent, Ok(Ok(()))) || failed {
                 return;
             }
         }

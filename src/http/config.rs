@@ -1,8 +1,10 @@
 //! Service configuration: every setting is a flag and an environment variable (flags win).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::num::NonZeroUsize;
+use std::num::{NonZeroU32, NonZeroUsize};
 use std::time::Duration;
+
+use super::server::ServeOptions;
 
 /// Log output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -57,9 +59,48 @@ pub struct ServeArgs {
     /// Time limit for a whole request, in milliseconds.
     #[arg(long, env = "SUDOKU_REQUEST_TIMEOUT_MS", default_value_t = 10_000)]
     pub request_timeout_ms: u64,
-    /// Time limit for a client to send its request headers, in milliseconds.
+    /// Time limit for a client to send its request headers once it started them, in
+    /// milliseconds.
     #[arg(long, env = "SUDOKU_HEADER_TIMEOUT_MS", default_value_t = 5_000)]
     pub header_timeout_ms: u64,
+    /// A connection with no byte read and no request in flight for this long is closed, in
+    /// milliseconds: from accept (a client that sends nothing) and between keep-alive requests.
+    #[arg(long, env = "SUDOKU_IDLE_TIMEOUT_MS", default_value_t = 5_000)]
+    pub idle_timeout_ms: u64,
+    /// A response whose reader does not read for this long is abandoned and its connection
+    /// closed, in milliseconds (unread answers must not pile up in memory).
+    #[arg(long, env = "SUDOKU_SEND_TIMEOUT_MS", default_value_t = 10_000)]
+    pub send_timeout_ms: u64,
+    /// Connections served at once; default: the descriptor limit (`ulimit -n`) less the
+    /// reserve and 64 for everything else the process opens, so `accept` never runs out.
+    #[arg(long, env = "SUDOKU_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+    /// Connections accepted beyond `--max-connections` for `/healthz`, `/readyz` and
+    /// `/metrics` only (everything else gets a 503 there), so the probes always get through.
+    #[arg(long, env = "SUDOKU_RESERVE_CONNECTIONS", default_value_t = 32)]
+    pub reserve_connections: usize,
+    /// Also serve HTTP/2 over cleartext (h2c, prior knowledge). Off by default: balancers
+    /// speak HTTP/1.1 to upstreams, and h2c only adds streams to manage for no client's gain.
+    #[arg(
+        long,
+        env = "SUDOKU_HTTP2",
+        default_value_t = false,
+        action = clap::ArgAction::Set,
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub http2: bool,
+    /// Load balancers whose `X-Forwarded-For` is believed (addresses or networks,
+    /// comma-separated): requests from them count for the client they name, for fairness and
+    /// the rate limit. Requests from anyone else count for their own address.
+    #[arg(long, env = "SUDOKU_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<String>,
+    /// Requests per second one client may send (0: no limit); beyond it, 429 with
+    /// `Retry-After`. The health and metrics probes are never limited.
+    #[arg(long, env = "SUDOKU_RATE_LIMIT", default_value_t = 0)]
+    pub rate_limit: u32,
+    /// Requests a client may send at once above its rate (default: the rate itself).
+    #[arg(long, env = "SUDOKU_RATE_BURST")]
+    pub rate_burst: Option<u32>,
     /// Origins allowed by CORS, comma-separated; `*` allows any origin.
     #[arg(
         long,
@@ -88,6 +129,29 @@ pub struct ServeArgs {
         value_parser = clap::builder::BoolishValueParser::new()
     )]
     pub playground: bool,
+}
+
+/// Descriptors kept free for everything but client connections: the listener, the runtime's
+/// epoll and wake-up descriptors, standard streams, and room to spare.
+const DESCRIPTOR_HEADROOM: usize = 64;
+
+/// The soft limit on open descriptors (`ulimit -n`), where the platform says.
+fn descriptor_limit() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit writes one `rlimit` through the pointer it is given, which points
+        // at a live, writable value of that type; nothing else is touched.
+        let status = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+        (status == 0).then(|| usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// Work units per job unless configured: about 250 ms of CPU.
@@ -136,6 +200,40 @@ impl ServeArgs {
         Duration::from_millis(self.header_timeout_ms)
     }
 
+    /// Connections served in full: as configured, or what the descriptor limit allows.
+    pub fn max_connections(&self) -> usize {
+        self.max_connections.unwrap_or_else(|| {
+            let limit = descriptor_limit().unwrap_or(1024);
+            limit
+                .saturating_sub(self.reserve_connections + DESCRIPTOR_HEADROOM)
+                .max(1)
+        })
+    }
+
+    /// The per-client rate limit as (per second, burst), when there is one.
+    pub fn rate(&self) -> Option<(NonZeroU32, NonZeroU32)> {
+        let per_second = NonZeroU32::new(self.rate_limit)?;
+        let burst = self
+            .rate_burst
+            .and_then(NonZeroU32::new)
+            .unwrap_or(per_second);
+        Some((per_second, burst))
+    }
+
+    /// How the connection loop is to behave.
+    pub fn serve_options(&self) -> ServeOptions {
+        ServeOptions {
+            header_timeout: self.header_timeout(),
+            idle_timeout: Duration::from_millis(self.idle_timeout_ms),
+            send_timeout: Duration::from_millis(self.send_timeout_ms),
+            max_connections: self.max_connections(),
+            reserve_connections: self.reserve_connections,
+            http2: self.http2,
+            shutdown_delay: self.shutdown_delay(),
+            drain_timeout: self.drain_timeout(),
+        }
+    }
+
     pub fn shutdown_delay(&self) -> Duration {
         Duration::from_millis(self.shutdown_delay_ms)
     }
@@ -161,6 +259,14 @@ impl Default for ServeArgs {
             batch_body_limit: 1024 * 1024,
             request_timeout_ms: 10_000,
             header_timeout_ms: 5_000,
+            idle_timeout_ms: 5_000,
+            send_timeout_ms: 10_000,
+            max_connections: None,
+            reserve_connections: 32,
+            http2: false,
+            trusted_proxies: Vec::new(),
+            rate_limit: 0,
+            rate_burst: None,
             cors_origins: vec!["*".to_string()],
             log_format: LogFormat::Text,
             shutdown_delay_ms: 0,

@@ -43,7 +43,7 @@ fn rejection_problem(rejection: JsonRejection, sent_type: Option<String>) -> Pro
             detail: e.body_text(),
         },
         JsonRejection::JsonDataError(e) => Problem::InvalidRequest {
-            detail: e.body_text(),
+            detail: explain_unknown_field(&e.body_text()),
         },
         JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
             Problem::BodyTooLarge
@@ -51,5 +51,98 @@ fn rejection_problem(rejection: JsonRejection, sent_type: Option<String>) -> Pro
         other => Problem::InvalidJson {
             detail: other.body_text(),
         },
+    }
+}
+
+/// serde's "unknown field `Cages`, expected `board` or `cages`" made into a sentence that says
+/// what to send instead: the closest accepted name when there is one, and the whole list.
+fn explain_unknown_field(text: &str) -> String {
+    let Some(at) = text.find("unknown field `") else {
+        return text.to_string();
+    };
+    let rest = &text[at + "unknown field `".len()..];
+    let Some(end) = rest.find('`') else {
+        return text.to_string();
+    };
+    let unknown = &rest[..end];
+    // The accepted names are the other back-quoted words of the message.
+    let accepted: Vec<&str> = rest[end + 1..].split('`').skip(1).step_by(2).collect();
+    let list = accepted
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match closest(unknown, &accepted) {
+        Some(name) => {
+            format!("unknown field `{unknown}`: did you mean `{name}`? This endpoint takes {list}")
+        }
+        None if accepted.is_empty() => format!("unknown field `{unknown}`"),
+        None => format!("unknown field `{unknown}`: this endpoint takes {list}"),
+    }
+}
+
+/// The accepted name nearest to `unknown` (ignoring case), if it is near enough to be a typo:
+/// at most two edits, and fewer than half the name.
+fn closest<'a>(unknown: &str, accepted: &[&'a str]) -> Option<&'a str> {
+    let unknown = unknown.to_lowercase();
+    accepted
+        .iter()
+        .map(|&name| (edit_distance(&unknown, &name.to_lowercase()), name))
+        .filter(|&(d, name)| d <= 2 && d * 2 < name.len().max(2))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, name)| name)
+}
+
+/// Levenshtein distance, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb))
+                .min(above + 1)
+                .min(row[j] + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_misspelled_field_gets_the_name_it_meant() {
+        let text = "Failed to deserialize the JSON body into the target type: unknown field \
+                    `Cages`, expected `board` or `cages` at line 1 column 9";
+        assert_eq!(
+            explain_unknown_field(text),
+            "unknown field `Cages`: did you mean `cages`? This endpoint takes `board`, `cages`"
+        );
+        let text = "unknown field `bord`, expected one of `board`, `givens`, `cages`";
+        assert!(explain_unknown_field(text).contains("did you mean `board`?"));
+        let text = "unknown field `colour`, expected `board` or `cages`";
+        assert_eq!(
+            explain_unknown_field(text),
+            "unknown field `colour`: this endpoint takes `board`, `cages`"
+        );
+        assert_eq!(
+            explain_unknown_field("missing field `board`"),
+            "missing field `board`"
+        );
+    }
+
+    #[test]
+    fn edit_distance_counts_single_changes() {
+        assert_eq!(edit_distance("cages", "cages"), 0);
+        assert_eq!(edit_distance("cage", "cages"), 1);
+        assert_eq!(edit_distance("gvens", "givens"), 1);
+        assert_eq!(edit_distance("abc", "xyz"), 3);
+        assert_eq!(closest("seeds", &["seed", "symmetry"]), Some("seed"));
+        assert_eq!(closest("x", &["board"]), None);
     }
 }

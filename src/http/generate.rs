@@ -5,6 +5,7 @@ use std::hash::{BuildHasher, Hasher};
 use axum::extract::State;
 use axum::Json;
 
+use super::client::Client;
 use super::extract::ApiJson;
 use super::problem::Problem;
 use super::wire::{BoardText, GenerateRequest, GenerateResponse, GradeJson};
@@ -40,6 +41,7 @@ fn random_seed() -> u64 {
 
 pub async fn generate(
     State(app): State<AppState>,
+    client: Client,
     ApiJson(request): ApiJson<GenerateRequest>,
 ) -> Result<Json<GenerateResponse>, Problem> {
     let difficulties = Difficulty::ALL.map(|d| (d.name(), d));
@@ -60,7 +62,9 @@ pub async fn generate(
     let seed = request.seed.unwrap_or_else(random_seed);
     let timed = app
         .pool
-        .run(move |engine, budget| engine.generate(difficulty, seed, symmetry, budget))
+        .run(client, move |engine, budget| {
+            engine.generate(difficulty, seed, symmetry, budget)
+        })
         .await?;
     let generated = timed.value?;
     let render = |grid: &Grid| {

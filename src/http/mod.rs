@@ -8,7 +8,9 @@
 //! * [`problem`]: the RFC 9457 error type every failure becomes, with `From` for every
 //!   engine error, so that handlers use `?`; [`extract`]: the JSON extractor that rejects
 //!   into it;
-//! * [`pool`]: the bounded CPU pool engine jobs run on (its own error type, into `Problem`);
+//! * [`client`]: who a request counts for (peer, or `X-Forwarded-For` from a trusted proxy);
+//! * [`pool`]: the bounded CPU pool engine jobs run on, on the solver threads of a
+//!   [`fair`] queue shared fairly between clients (its own error type, into `Problem`);
 //! * handlers, one file per endpoint group: [`solve`] (solve, validate), [`batch`], [`logic`]
 //!   (grade, hint, candidates), [`generate`], [`ops`] (health, metrics, spec),
 //!   [`playground`] (the page at `/`, its files compiled in from `web/`).
@@ -17,9 +19,12 @@
 //! through the pool. [`metrics`], [`observe`]: what operators see; [`server`]: connections.
 
 pub mod batch;
+pub mod client;
 pub mod config;
 pub mod extract;
+pub mod fair;
 pub mod generate;
+pub mod guard;
 pub mod logic;
 pub mod metrics;
 pub mod observe;
@@ -46,7 +51,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 pub use config::{LogFormat, ServeArgs};
 use metrics::Metrics;
 use pool::{Limits, SolvePool};
-use server::{serve, shutdown_signal, ServeOptions};
+use server::{serve, shutdown_signal};
 
 /// What every handler can reach. Cloned for every request (by each `State` extractor), so it
 /// is one reference count: bumping several shared counts per request made both cores fight
@@ -59,6 +64,8 @@ pub struct AppState(Arc<Shared>);
 pub struct Shared {
     pub pool: SolvePool,
     pub metrics: Arc<Metrics>,
+    /// What a request must pass before any handler runs.
+    pub guard: guard::Guard,
     /// False once shutdown has begun; `/readyz` reports it.
     pub ready: Arc<AtomicBool>,
     pub request_timeout: Duration,
@@ -73,7 +80,7 @@ impl std::ops::Deref for AppState {
 }
 
 impl AppState {
-    /// Fails only if the solver threads cannot be started.
+    /// Fails if the solver threads cannot be started or a setting is malformed.
     pub fn new(args: &ServeArgs) -> std::io::Result<AppState> {
         let metrics = Arc::new(Metrics::default());
         Ok(AppState(Arc::new(Shared {
@@ -88,6 +95,13 @@ impl AppState {
                 metrics.clone(),
             )?,
             metrics,
+            guard: guard::Guard::new(
+                client::TrustedProxies::parse(&args.trusted_proxies)
+                    .map_err(std::io::Error::other)?,
+                args.body_limit,
+                args.batch_body_limit,
+                args.rate(),
+            ),
             ready: Arc::new(AtomicBool::new(true)),
             request_timeout: args.request_timeout(),
         })))
@@ -194,15 +208,12 @@ pub async fn run(args: ServeArgs) -> ExitCode {
         solver_slots = args.slots(),
         queue = args.queue(),
         work_budget = args.work_budget,
+        max_connections = args.max_connections(),
         "listening on {local}"
     );
     let ready = state.ready.clone();
     let router = app(state, &args);
-    let options = ServeOptions {
-        header_timeout: args.header_timeout(),
-        shutdown_delay: args.shutdown_delay(),
-        drain_timeout: args.drain_timeout(),
-    };
+    let options = args.serve_options();
     match serve(listener, router, ready, options, shutdown_signal()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

@@ -15,7 +15,7 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request};
-use axum::http::{HeaderName, HeaderValue, Method};
+use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use tower::{Layer, Service};
 use tracing::Instrument;
@@ -93,7 +93,7 @@ where
     }
 }
 
-async fn observe<S>(app: AppState, request: Request, mut inner: S) -> Response
+async fn observe<S>(app: AppState, mut request: Request, mut inner: S) -> Response
 where
     S: Service<Request, Response = Response, Error = Infallible>,
 {
@@ -118,13 +118,28 @@ where
 
     let uri = request.uri().clone();
     let in_flight = app.metrics.hold(Gauge::Requests);
-    let answer = tokio::time::timeout(app.request_timeout, inner.call(request))
-        .instrument(span.clone())
-        .await;
-    let response = match answer {
-        Ok(Ok(response)) => response,
-        Ok(Err(never)) => match never {},
-        Err(_elapsed) => Problem::Timeout.into_response(),
+    let response = match app.guard.screen(&request, route) {
+        Ok(client) => {
+            request.extensions_mut().insert(client);
+            let answer = tokio::time::timeout(app.request_timeout, inner.call(request))
+                .instrument(span.clone())
+                .await;
+            match answer {
+                Ok(Ok(response)) => response,
+                Ok(Err(never)) => match never {},
+                Err(_elapsed) => Problem::Timeout.into_response(),
+            }
+        }
+        Err(refused) => {
+            // Refused before the body was read: the connection ends after this answer (its
+            // unread body would be taken for the next request), with a lingering close so
+            // that the client reads the answer.
+            let mut response = refused.into_response();
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
     };
     drop(in_flight);
     let mut response = as_problem_json(response, uri.path());

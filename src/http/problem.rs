@@ -52,6 +52,12 @@ pub enum Problem {
     MethodNotAllowed,
     /// Every solver slot and queue place is taken: try again shortly.
     Overloaded { retry_after_secs: u64 },
+    /// This client sends faster than the configured rate.
+    TooManyRequests { retry_after_secs: u64 },
+    /// Too many request headers, or too many bytes of them.
+    HeadersTooLarge { detail: String },
+    /// The request target is longer than the server takes.
+    UriTooLong { detail: String },
     /// The request took longer than the configured timeout.
     Timeout,
     /// The server is draining for shutdown.
@@ -127,9 +133,38 @@ pub struct ProblemBody {
     col: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     conflicts: Option<Vec<ConflictJson>>,
+    /// Conflicts left out of `conflicts` (a batch item lists only the first few).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conflicts_omitted: Option<usize>,
     /// Work units used, for a search that ran out of budget.
     #[serde(skip_serializing_if = "Option::is_none")]
     work: Option<u64>,
+}
+
+/// Conflicts a batch item lists; the rest are counted. One broken board can repeat a digit in
+/// dozens of units, and a batch holds thousands: bounded items keep a batch answer near the
+/// size of its request.
+pub const BRIEF_CONFLICTS: usize = 3;
+
+impl ProblemBody {
+    /// The body cut to size for one item of many: at most [`BRIEF_CONFLICTS`] conflicts
+    /// (with the count of the others), and a detail naming the first.
+    pub fn brief(mut self) -> ProblemBody {
+        if let Some(conflicts) = self.conflicts.as_mut() {
+            if conflicts.len() > BRIEF_CONFLICTS {
+                let omitted = conflicts.len() - BRIEF_CONFLICTS;
+                conflicts.truncate(BRIEF_CONFLICTS);
+                self.conflicts_omitted = Some(omitted);
+            }
+            if let Some(first) = self.detail.split("; ").next() {
+                let more = self.detail.matches("; ").count();
+                if more > 0 {
+                    self.detail = format!("{first} (and {more} more)");
+                }
+            }
+        }
+        self
+    }
 }
 
 impl Problem {
@@ -149,6 +184,9 @@ impl Problem {
             Problem::NotFound { .. } => "not-found",
             Problem::MethodNotAllowed => "method-not-allowed",
             Problem::Overloaded { .. } => "overloaded",
+            Problem::TooManyRequests { .. } => "too-many-requests",
+            Problem::HeadersTooLarge { .. } => "headers-too-large",
+            Problem::UriTooLong { .. } => "uri-too-long",
             Problem::Timeout => "timeout",
             Problem::ShuttingDown => "shutting-down",
             Problem::Internal => "internal",
@@ -169,6 +207,9 @@ impl Problem {
             Problem::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Problem::NotFound { .. } => StatusCode::NOT_FOUND,
             Problem::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Problem::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Problem::HeadersTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            Problem::UriTooLong { .. } => StatusCode::URI_TOO_LONG,
             Problem::Overloaded { .. } | Problem::Timeout | Problem::ShuttingDown => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -191,6 +232,9 @@ impl Problem {
             Problem::NotFound { .. } => "Not found",
             Problem::MethodNotAllowed => "Method not allowed",
             Problem::Overloaded { .. } => "Service overloaded",
+            Problem::TooManyRequests { .. } => "Too many requests",
+            Problem::HeadersTooLarge { .. } => "Request headers too large",
+            Problem::UriTooLong { .. } => "Request target too long",
             Problem::Timeout => "Request timed out",
             Problem::ShuttingDown => "Service shutting down",
             Problem::Internal => "Internal error",
@@ -202,6 +246,8 @@ impl Problem {
             Problem::InvalidJson { detail }
             | Problem::InvalidRequest { detail }
             | Problem::Unsupported { detail }
+            | Problem::HeadersTooLarge { detail }
+            | Problem::UriTooLong { detail }
             | Problem::UnsupportedMediaType { detail } => detail.clone(),
             Problem::InvalidBoard(err) => err.to_string(),
             Problem::InvalidCages(err) => err.to_string(),
@@ -224,6 +270,10 @@ impl Problem {
             }
             Problem::Overloaded { retry_after_secs } => format!(
                 "all solver slots and queue places are taken; retry after {retry_after_secs} s"
+            ),
+            Problem::TooManyRequests { retry_after_secs } => format!(
+                "this client sends more requests than the server's rate limit allows; retry \
+                 after {retry_after_secs} s"
             ),
             Problem::Timeout => {
                 "the request did not complete within the server's time limit".into()
@@ -255,6 +305,7 @@ impl Problem {
                 }
                 _ => None,
             },
+            conflicts_omitted: None,
             work: match self {
                 Problem::BudgetExhausted { work } => Some(*work),
                 _ => None,
@@ -270,7 +321,8 @@ impl IntoResponse for Problem {
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
         let retry_after = match self {
-            Problem::Overloaded { retry_after_secs } => Some(retry_after_secs),
+            Problem::Overloaded { retry_after_secs }
+            | Problem::TooManyRequests { retry_after_secs } => Some(retry_after_secs),
             Problem::Timeout | Problem::ShuttingDown => Some(1),
             _ => None,
         };
@@ -295,6 +347,12 @@ pub fn as_problem_json(response: Response, path: &str) -> Response {
         },
         StatusCode::METHOD_NOT_ALLOWED => Problem::MethodNotAllowed,
         StatusCode::PAYLOAD_TOO_LARGE => Problem::BodyTooLarge,
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => Problem::HeadersTooLarge {
+            detail: "the request headers are too large".into(),
+        },
+        StatusCode::URI_TOO_LONG => Problem::UriTooLong {
+            detail: "the request target is too long".into(),
+        },
         StatusCode::REQUEST_TIMEOUT | StatusCode::GATEWAY_TIMEOUT => Problem::Timeout,
         StatusCode::UNSUPPORTED_MEDIA_TYPE => Problem::UnsupportedMediaType {
             detail: SEND_JSON_HINT.to_string(),
@@ -342,6 +400,24 @@ mod tests {
         assert_eq!(body.status, 422);
         assert_eq!(body.kind, "urn:sudoku-service:problem:invalid-board");
         assert!(body.detail.contains("row 2, column 5"));
+    }
+
+    #[test]
+    fn a_brief_body_lists_a_few_conflicts_and_counts_the_rest() {
+        let board = crate::engine::Grid::from_line(&"1".repeat(81)).unwrap();
+        let found = crate::engine::conflicts(&board, &crate::engine::Rules::classic(board.shape()));
+        assert_eq!(found.len(), 27);
+        let full = Problem::ConflictingGivens(found).body();
+        let brief = full.brief();
+        assert_eq!(brief.conflicts.as_ref().unwrap().len(), BRIEF_CONFLICTS);
+        assert_eq!(brief.conflicts_omitted, Some(24));
+        assert!(
+            brief.detail.starts_with("digit 1 repeats in row 1: "),
+            "{}",
+            brief.detail
+        );
+        assert!(brief.detail.ends_with(" (and 26 more)"), "{}", brief.detail);
+        assert!(serde_json::to_string(&brief).unwrap().len() < 1_000);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use axum::extract::State;
 use axum::Json;
 
+use super::client::Client;
 use super::extract::ApiJson;
 use super::problem::Problem;
 use super::wire::{BoardRequest, ConflictJson, SolveResponse, ValidateResponse};
@@ -13,12 +14,15 @@ use crate::engine::{validate as check, Puzzle};
 
 pub async fn solve(
     State(app): State<AppState>,
+    client: Client,
     ApiJson(request): ApiJson<BoardRequest>,
 ) -> Result<Json<SolveResponse>, Problem> {
     let puzzle = request.puzzle()?;
     let timed = app
         .pool
-        .run_inline_first(move |engine, budget| engine.count(&puzzle, 2, budget))
+        .run_inline_first(client, move |engine, budget| {
+            engine.count(&puzzle, 2, budget)
+        })
         .await?;
     let counted = timed.value?;
     let solution = counted.first.as_ref().ok_or(Problem::NoSolution)?;
@@ -33,6 +37,7 @@ pub async fn solve(
 
 pub async fn validate(
     State(app): State<AppState>,
+    client: Client,
     ApiJson(request): ApiJson<BoardRequest>,
 ) -> Result<Json<ValidateResponse>, Problem> {
     let grid = request.grid()?;
@@ -43,7 +48,9 @@ pub async fn validate(
         Ok(puzzle) => {
             let timed = app
                 .pool
-                .run_inline_first(move |engine, budget| engine.count(&puzzle, 2, budget))
+                .run_inline_first(client, move |engine, budget| {
+                    engine.count(&puzzle, 2, budget)
+                })
                 .await?;
             timed.value?.count
         }

@@ -17,6 +17,7 @@ use crate::engine::{
 
 /// The body of `/solve`, `/validate` and `/grade`: a board and, for Killer puzzles, cages.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BoardRequest {
     pub board: BoardText,
     /// Killer Sudoku cages.
@@ -57,6 +58,7 @@ impl BoardRequest {
 
 /// A cage as sent: its sum and its cells as `[row, col]` pairs, 0-based.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CageJson {
     pub sum: u32,
     pub cells: Vec<[usize; 2]>,
@@ -293,6 +295,7 @@ pub struct GradeResponse {
 
 /// The body of `/hint`.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HintRequest {
     /// The player's board: givens and entries.
     pub board: BoardText,
@@ -300,6 +303,9 @@ pub struct HintRequest {
     /// wrong entry usually shows only as "no solution".
     #[serde(default)]
     pub givens: Option<BoardText>,
+    /// Not supported here yet: named so that sending it is a clear 422, not a silent no-op.
+    #[serde(default)]
+    pub cages: Option<serde::de::IgnoredAny>,
 }
 
 /// The answer of `/hint`.
@@ -365,12 +371,16 @@ impl From<&Hint> for HintResponse {
 
 /// The body of `/candidates`.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CandidatesRequest {
     pub board: BoardText,
     /// Also apply the elimination techniques (locked candidates, subsets, fish, wings) to a
     /// fixpoint, as a strong player's pencil marks would show. Default: basic eliminations.
     #[serde(default)]
     pub techniques: bool,
+    /// Not supported here yet: named so that sending it is a clear 422, not a silent no-op.
+    #[serde(default)]
+    pub cages: Option<serde::de::IgnoredAny>,
 }
 
 /// The answer of `/candidates`.
@@ -383,6 +393,7 @@ pub struct CandidatesResponse {
 
 /// The body of `/generate`.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GenerateRequest {
     /// `easy`, `medium`, `hard` or `expert`.
     pub difficulty: String,

@@ -49,9 +49,8 @@ impl TestServer {
         let ready = state.ready.clone();
         let router = app(state, &args);
         let options = ServeOptions {
-            header_timeout: args.header_timeout(),
-            shutdown_delay: args.shutdown_delay(),
             drain_timeout: Duration::from_secs(5),
+            ..args.serve_options()
         };
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(serve(listener, router, ready, options, async {
