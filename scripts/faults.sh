@@ -14,6 +14,11 @@
 #      /solve and /validate at once: at most 0.5 s of server CPU per request, answers within
 #      the time limit, nothing left running, a hard classic solve right after under 0.5 s
 #      (scripts/hostile_bodies.py)
+#   6. hostile clients at the edge, the server limited to 1,024 descriptors
+#      (scripts/edge_drills.py): 1,100 silent connections and /healthz still within 8 s;
+#      unread streams and batch answers under 256 MiB with /healthz under 100 ms; a 2 MB body
+#      and a huge Content-Length get their 413; misspelled and unsupported fields a 422;
+#      120 headers a problem+json; one client's batch flood leaves another's solves fast
 # The timing bounds are generous on purpose (2 shared cores): they catch a stall, not jitter.
 # usage: scripts/faults.sh [SECONDS_PER_DRILL]      (default 20; CI uses 5)
 set -euo pipefail
@@ -163,6 +168,13 @@ echo "== 5. expensive small bodies, default settings"
 start
 python3 scripts/hostile_bodies.py "$svc_port" "$svc_pid" 2 10 0.5 | sed 's/^/   /' ||
   fail "expensive bodies broke a promise (see above)"
+stop_server svc
+
+echo "== 6. hostile clients at the edge (ulimit -n 1024, default settings)"
+start_server svc "$work/server.log" bash -c \
+  'ulimit -n 1024 && exec target/release/sudoku-service serve --host 127.0.0.1 --port 0'
+python3 scripts/edge_drills.py "$svc_port" "$svc_pid" "$secs" ||
+  fail "a hostile client broke a promise (see above)"
 stop_server svc
 
 if [ "$failures" -gt 0 ]; then

@@ -19,6 +19,9 @@
 start_server() {
   local name=$1 log=$2 port=""
   shift 2
+  # Emptied here, not only by the redirection below: that happens in the background, and a
+  # log reused from an earlier server must not be read for its port meanwhile.
+  : >"$log"
   RUST_LOG="${RUST_LOG:-warn},sudoku_service::startup=info" "$@" >"$log" 2>&1 &
   local pid=$!
   for _ in $(seq 1 1500); do
