@@ -76,7 +76,11 @@ async fn board_errors_are_422_and_point_at_the_cell() {
         "invalid-board",
     )
     .await;
-    assert_eq!(body["detail"], "expected 4, 6, 9, 16 or 25 rows, found 1");
+    assert_eq!(
+        body["detail"],
+        "board: expected 4, 6, 9, 16 or 25 rows, found 1"
+    );
+    assert_eq!(body["pointer"], "/board");
 
     let mut wide = rows(SEED);
     wide[8] = "１........".to_string();
@@ -96,7 +100,7 @@ async fn board_errors_are_422_and_point_at_the_cell() {
     .await;
     assert_eq!(
         body["detail"],
-        "expected 16, 36, 81, 256 or 625 characters, found 3"
+        "board: expected 16, 36, 81, 256 or 625 characters, found 3"
     );
     server.shutdown().await;
 }
@@ -168,7 +172,7 @@ async fn request_shape_errors() {
             JSON,
             422,
             "invalid-request",
-            "an array of row strings or one string of all cells",
+            "an array of row strings, one string of all cells, or an array of rows of numbers",
         ),
         (
             "{\"grid\": []}",
@@ -325,9 +329,11 @@ async fn validate_gives_a_verdict_even_for_broken_boards() {
     assert_eq!(body["conflicts"][1]["unit"], "box");
 
     let body = verdict(SEED.to_string()).await;
+    let id = body["id"].as_str().unwrap().to_string();
     assert_eq!(
         body,
-        json!({"valid": true, "complete": false, "solved": false, "conflicts": [], "solutions": 1})
+        json!({"id": id, "valid": true, "complete": false, "solved": false, "conflicts": [],
+               "conflict_cells": [], "solutions": 1})
     );
     assert_eq!(verdict(".".repeat(81)).await["solutions"], 2);
     let body = verdict(SEED_SOLUTION.to_string()).await;

@@ -152,8 +152,22 @@ async fn hint_gives_the_next_step_and_points_at_mistakes_first() {
         body["cell"],
         json!({"row": wrong_at / 9, "col": wrong_at % 9})
     );
-    assert_eq!(body["digit"], right);
     assert_eq!(body["entered"], wrong);
+    // The right digit is a spoiler: only when asked for.
+    assert!(
+        body.get("digit").is_none() && body.get("solution_digit").is_none(),
+        "{body}"
+    );
+    let spoiled = ok_json(
+        post(
+            &server,
+            "/hint",
+            json!({"board": board, "givens": SEED, "spoiler": true}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(spoiled["solution_digit"], right);
     assert_eq!(
         body["explanation"],
         format!(
@@ -311,8 +325,23 @@ async fn candidates_are_exactly_the_pencil_marks() {
             assert!(removed > 0, "the techniques remove marks on this puzzle");
         }
     }
+    // A clash: the marks of the empty cells are still there, the clash beside them, and the
+    // techniques are left out (they would reason from a wrong digit).
     let clash = format!("99{}", &SEED[2..]);
-    let response = post(&server, "/candidates", json!({ "board": clash })).await;
-    assert_eq!(response.status(), 422);
+    let body = ok_json(
+        post(
+            &server,
+            "/candidates",
+            json!({"board": clash, "givens": SEED, "techniques": true}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(body["techniques"], false);
+    assert_eq!(body["conflicts"][0]["digit"], 9);
+    let grid: Vec<Vec<Vec<u8>>> = serde_json::from_value(body["candidates"].clone()).unwrap();
+    let empty = clash.find('.').unwrap();
+    assert_eq!(grid.concat()[empty], basic_marks(&clash, empty));
+    assert!(!grid.concat()[empty].is_empty());
     server.shutdown().await;
 }

@@ -331,7 +331,7 @@ async fn cage_and_size_errors_are_specific_problems() {
     let body = expect_problem(response, 422, "invalid-board").await;
     assert_eq!(
         body["detail"],
-        "row 4, column 4: digit 5 ('5') is too large for a 4x4 grid (1-4)"
+        "board: row 4, column 4: digit 5 ('5') is too large for a 4x4 grid (1-4)"
     );
     let response = post(
         &server,

@@ -255,6 +255,16 @@ pub enum ParseError {
         found: char,
         side: usize,
     },
+    /// A number in the integer form that is not a digit of the grid (0 and null are empty).
+    #[error(
+        "row {row}, column {col}: {found} is not a digit 1-{side} or an empty cell (0 or null)"
+    )]
+    IllegalNumber {
+        row: usize,
+        col: usize,
+        found: i64,
+        side: usize,
+    },
     /// A digit that exists but is larger than the grid's side.
     #[error("row {row}, column {col}: digit {digit} ({found:?}) is too large for a {side}x{side} grid (1-{side})")]
     DigitTooLarge {
@@ -299,6 +309,7 @@ impl ParseError {
             ParseError::RowCount { .. } | ParseError::LineLength { .. } => (None, None),
             ParseError::RowLength { row, .. } => (Some(row), None),
             ParseError::IllegalChar { row, col, .. }
+            | ParseError::IllegalNumber { row, col, .. }
             | ParseError::DigitTooLarge { row, col, .. } => (Some(row), Some(col)),
         }
     }
@@ -427,6 +438,50 @@ impl Grid {
         let mut cells = vec![0; found];
         parse_line_into(line, shape.side(), &mut cells)?;
         Ok(Grid { shape, cells })
+    }
+
+    /// Parses the integer form front ends use: one array of numbers per row, top row first,
+    /// 0 or `None` (JSON null) for an empty cell; the row count picks the shape.
+    pub fn from_numbers<R: AsRef<[Option<i64>]>>(rows: &[R]) -> Result<Grid, ParseError> {
+        let shape = Shape::from_side(rows.len()).ok_or(ParseError::RowCount {
+            found: rows.len(),
+            expected: &ROW_COUNTS,
+        })?;
+        let side = shape.side();
+        let mut cells = Vec::with_capacity(shape.cells());
+        for (r, row) in rows.iter().enumerate() {
+            let row = row.as_ref();
+            if row.len() != side {
+                return Err(ParseError::RowLength {
+                    row: r + 1,
+                    found: row.len(),
+                    expected: side,
+                });
+            }
+            for (c, &value) in row.iter().enumerate() {
+                let value = value.unwrap_or(0);
+                match u8::try_from(value) {
+                    Ok(digit) if usize::from(digit) <= side => cells.push(digit),
+                    _ => {
+                        return Err(ParseError::IllegalNumber {
+                            row: r + 1,
+                            col: c + 1,
+                            found: value,
+                            side,
+                        })
+                    }
+                }
+            }
+        }
+        Ok(Grid { shape, cells })
+    }
+
+    /// The integer form: one array of numbers per row, 0 for an empty cell.
+    pub fn to_numbers(&self) -> Vec<Vec<u8>> {
+        self.cells
+            .chunks(self.shape.side())
+            .map(<[u8]>::to_vec)
+            .collect()
     }
 
     /// The API form: one string per row, `.` for empty cells, `A`-`P` for 10-25.
@@ -699,6 +754,38 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "row 1, column 1: digit 5 ('5') is too large for a 4x4 grid (1-4)"
+        );
+    }
+
+    #[test]
+    fn the_integer_form_takes_zero_or_null_for_empty_and_names_bad_numbers() {
+        let rows = vec![
+            vec![Some(1), None, Some(0), Some(4)],
+            vec![None; 4],
+            vec![None; 4],
+            vec![None, None, None, Some(2)],
+        ];
+        let grid = Grid::from_numbers(&rows).unwrap();
+        assert_eq!(grid.to_line(), "1..4...........2");
+        assert_eq!(grid.to_numbers()[0], vec![1, 0, 0, 4]);
+        let mut bad = rows.clone();
+        bad[2][1] = Some(5);
+        let err = Grid::from_numbers(&bad).unwrap_err();
+        assert_eq!(err.location(), (Some(3), Some(2)));
+        assert_eq!(
+            err.to_string(),
+            "row 3, column 2: 5 is not a digit 1-4 or an empty cell (0 or null)"
+        );
+        bad[2][1] = Some(-1);
+        assert!(Grid::from_numbers(&bad).is_err());
+        bad[2] = vec![None; 3];
+        assert_eq!(
+            Grid::from_numbers(&bad),
+            Err(ParseError::RowLength {
+                row: 3,
+                found: 3,
+                expected: 4
+            })
         );
     }
 

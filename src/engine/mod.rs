@@ -10,7 +10,8 @@
 //!   [`Stats`], [`PuzzleError`];
 //! * [`budget`]: [`Budget`], the one limit on work, time and cancellation every search obeys;
 //! * [`dispatch`]: [`Engine`], which owns the solvers (keep one per thread) and answers
-//!   `count`, `grade`, `hint`, `candidates` and `generate`, choosing the engine itself.
+//!   `count`, `grade`, `hint`, `candidates` and `generate`, choosing the engine itself;
+//! * [`play`]: a player's board against its givens: moves, mistakes, who made each clash.
 //!
 //! # Behind it
 //! * The classic 9x9 fast path: [`board`] (a compact `Board` and `ClassicPuzzle`), [`solver`]
@@ -28,6 +29,7 @@ pub mod dispatch;
 pub mod generate;
 pub mod grid;
 pub mod logic;
+pub mod play;
 pub mod puzzle;
 pub mod rules;
 pub mod solver;
@@ -39,7 +41,8 @@ pub use dispatch::{Engine, EngineError};
 pub use generate::{Generated, Symmetry};
 pub use grid::{Cell, Digit, Grid, GridError, ParseError, Shape};
 pub use logic::{Candidates, Difficulty, Grade, Hint, Step, Technique};
-pub use puzzle::{Counted, Puzzle, PuzzleError, Solution, Stats};
+pub use play::{apply_move, check_givens, ConflictCell, Mistake, PlayError, Verdict};
+pub use puzzle::{puzzle_id, Counted, Puzzle, PuzzleError, Solution, Stats};
 pub use rules::{Cage, CageError, Cages, Rules};
 pub use validate::{conflicts, validate, Conflict, Report, Unit, UnitKind};
 pub use variant::{random_killer, Killer};

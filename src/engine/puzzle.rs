@@ -103,6 +103,14 @@ impl Puzzle {
         self.classic.as_ref()
     }
 
+    /// A stable name for the puzzle, derived from its givens and rules only: the same puzzle
+    /// has the same id on every server and every version, in whatever form it was sent.
+    /// 64-bit FNV-1a of a canonical description; an identifier, not a secret (collisions
+    /// become likely only past billions of puzzles).
+    pub fn id(&self) -> String {
+        puzzle_id(&self.grid, &self.rules)
+    }
+
     /// "9x9", "16x16 Killer": how the puzzle is named in messages about what an operation
     /// supports.
     pub fn kind(&self) -> String {
@@ -113,6 +121,26 @@ impl Puzzle {
             format!("{side}x{side} Killer")
         }
     }
+}
+
+/// The id [`Puzzle::id`] gives, for any grid and rules, valid or not (an id names what was
+/// sent; it does not vouch for it).
+pub fn puzzle_id(grid: &Grid, rules: &Rules) -> String {
+    let mut canonical = grid.to_line();
+    for cage in rules.cages().cages() {
+        canonical.push_str(&format!(";{}", cage.sum()));
+        for cell in cage.cells() {
+            canonical.push_str(&format!(":{},{}", cell.row(), cell.col()));
+        }
+    }
+    format!("p{:016x}", fnv1a(canonical.as_bytes()))
+}
+
+/// 64-bit FNV-1a (Fowler, Noll, Vo): tiny, fixed forever, and good enough for identifiers.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// A full grid that obeys every rule of its puzzle and keeps its givens.
@@ -261,6 +289,30 @@ mod tests {
             found[0].to_string(),
             "digit 1 repeats in cage 1: row 1, column 1 and row 2, column 3"
         );
+    }
+
+    #[test]
+    fn ids_depend_on_the_puzzle_only() {
+        let line = ".".repeat(80) + "1";
+        let a = Puzzle::classic(Grid::from_line(&line).unwrap()).unwrap();
+        let rows: Vec<String> = Grid::from_line(&line).unwrap().to_rows();
+        let b = Puzzle::classic(Grid::from_rows(&rows).unwrap()).unwrap();
+        assert_eq!(a.id(), b.id());
+        assert_eq!(a.id().len(), 17);
+        // Pinned: ids are promised to stay the same across versions.
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        let other = Puzzle::classic(Grid::from_line(&".".repeat(81)).unwrap()).unwrap();
+        assert_ne!(a.id(), other.id());
+        let caged = Puzzle::with_cages(
+            Grid::from_line(&line).unwrap(),
+            vec![Cage {
+                sum: 3,
+                cells: vec![(0, 0), (0, 1)],
+            }],
+        )
+        .unwrap();
+        assert_ne!(a.id(), caged.id());
     }
 
     #[test]

@@ -102,6 +102,21 @@ pub enum CageError {
     NotContiguous { cage: usize, cell: Cell },
 }
 
+impl CageError {
+    /// The 1-based number of the cage at fault, in the order the cages were given.
+    pub fn cage(&self) -> usize {
+        match *self {
+            CageError::Empty { cage }
+            | CageError::TooLarge { cage, .. }
+            | CageError::OutOfRange { cage, .. }
+            | CageError::DuplicateCell { cage, .. }
+            | CageError::SharedCell { cage, .. }
+            | CageError::ImpossibleSum { cage, .. }
+            | CageError::NotContiguous { cage, .. } => cage,
+        }
+    }
+}
+
 /// A validated cage: cells on the grid (reading order), a reachable sum.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ValidCage {

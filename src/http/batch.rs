@@ -42,14 +42,7 @@ type Item = BatchItem<ProblemBody>;
 
 fn text_line(item: &Item) -> String {
     match item {
-        Item::Solved {
-            solution: BoardText::Line(line),
-            ..
-        } => line.clone(),
-        Item::Solved {
-            solution: BoardText::Rows(rows),
-            ..
-        } => rows.concat(),
+        Item::Solved { solution, .. } => solution.to_line(),
         Item::Failed { error } => format!("error: {}", error.detail),
     }
 }
@@ -62,7 +55,10 @@ fn solve_item(engine: &mut Engine, budget: &Budget, board: &BoardText) -> Item {
 }
 
 fn solve_board(engine: &mut Engine, budget: &Budget, board: &BoardText) -> Result<Item, Problem> {
-    let puzzle = Puzzle::classic(board.parse()?)?;
+    // The item is the board: its problems name no field.
+    let whole = |problem: Problem| problem.in_field("");
+    let grid = board.parse().map_err(|e| whole(e.into()))?;
+    let puzzle = Puzzle::classic(grid).map_err(|e| whole(e.into()))?;
     let counted = engine.count(&puzzle, 2, budget)?;
     let solution = counted.first.as_ref().ok_or(Problem::NoSolution)?;
     Ok(Item::Solved {
@@ -83,12 +79,14 @@ pub async fn solve_batch(
         _ => json_boards(&body)?,
     };
     if boards.len() > MAX_BATCH {
-        return Err(Problem::InvalidRequest {
-            detail: format!(
-                "a batch holds at most {MAX_BATCH} puzzles, this one has {}",
+        return Err(Problem::invalid_at(
+            "",
+            format!(
+                "a batch holds at most {MAX_BATCH} puzzles, this one has {}; send the rest in \
+                 another batch",
                 boards.len()
             ),
-        });
+        ));
     }
     let admission = app.pool.admit(client)?;
     let output = if accepts_ndjson(&headers) {
@@ -216,7 +214,7 @@ fn json_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
     serde_json::from_slice(body).map_err(|err| {
         let detail = format!("the body must be a JSON array of boards: {err}");
         if err.is_data() {
-            Problem::InvalidRequest { detail }
+            Problem::invalid_at("", detail)
         } else {
             Problem::InvalidJson { detail }
         }
@@ -224,9 +222,8 @@ fn json_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
 }
 
 fn text_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
-    let text = std::str::from_utf8(body).map_err(|err| Problem::InvalidRequest {
-        detail: format!("the text body is not UTF-8: {err}"),
-    })?;
+    let text = std::str::from_utf8(body)
+        .map_err(|err| Problem::invalid_at("", format!("the text body is not UTF-8: {err}")))?;
     Ok(text
         .lines()
         .map(str::trim)

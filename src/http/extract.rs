@@ -2,8 +2,9 @@
 //! (no content type, broken JSON, the wrong shape, too large) becomes a specific
 //! [`Problem`] rather than axum's plain-text rejection.
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Request};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 
 use super::problem::{Problem, SEND_JSON_HINT};
@@ -31,6 +32,31 @@ where
     }
 }
 
+/// `axum::extract::Query`, but a query that does not fit is a [`Problem`] naming the field.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiQuery<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiQuery<T>
+where
+    axum::extract::Query<T>: FromRequestParts<S, Rejection = QueryRejection>,
+    S: Send + Sync,
+{
+    type Rejection = Problem;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Problem> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(value)) => Ok(ApiQuery(value)),
+            Err(rejection) => {
+                let text = rejection.body_text();
+                let text = text
+                    .strip_prefix("Failed to deserialize query string: ")
+                    .unwrap_or(&text);
+                Err(data_problem(text))
+            }
+        }
+    }
+}
+
 fn rejection_problem(rejection: JsonRejection, sent_type: Option<String>) -> Problem {
     match rejection {
         JsonRejection::MissingJsonContentType(_) => Problem::UnsupportedMediaType {
@@ -42,9 +68,7 @@ fn rejection_problem(rejection: JsonRejection, sent_type: Option<String>) -> Pro
         JsonRejection::JsonSyntaxError(e) => Problem::InvalidJson {
             detail: e.body_text(),
         },
-        JsonRejection::JsonDataError(e) => Problem::InvalidRequest {
-            detail: explain_unknown_field(&e.body_text()),
-        },
+        JsonRejection::JsonDataError(e) => data_problem(&e.body_text()),
         JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
             Problem::BodyTooLarge
         }
@@ -52,6 +76,53 @@ fn rejection_problem(rejection: JsonRejection, sent_type: Option<String>) -> Pro
             detail: other.body_text(),
         },
     }
+}
+
+/// What axum says of a body of the wrong shape ("Failed to deserialize the JSON body into the
+/// target type: cages[0].sum: invalid type: ...") as a problem naming the field (a JSON
+/// pointer) and saying what to send.
+fn data_problem(text: &str) -> Problem {
+    let message = text
+        .strip_prefix("Failed to deserialize the JSON body into the target type: ")
+        .unwrap_or(text);
+    // serde_path_to_error puts the path first ("." for the root), then the error.
+    let (path, error) = match message.split_once(": ") {
+        Some((path, error)) if !path.contains(' ') => (path, error),
+        _ => (".", message),
+    };
+    let mut pointer = json_pointer(path);
+    if let Some(field) = quoted_after(error, "unknown field `") {
+        pointer = format!("{}/{field}", pointer.trim_end_matches('/'));
+    } else if let Some(field) = quoted_after(error, "missing field `") {
+        pointer = format!("{}/{field}", pointer.trim_end_matches('/'));
+    }
+    let detail = explain_unknown_field(error);
+    let detail = match quoted_after(error, "missing field `") {
+        Some("board") => format!("{detail}: send `board` as row strings, one string of all cells, or rows of numbers (0 or null for empty)"),
+        Some("difficulty") => format!("{detail}: send `difficulty`, one of easy, medium, hard, expert"),
+        Some(field) => format!("{detail}: send `{field}`"),
+        None => detail,
+    };
+    Problem::invalid_at(pointer, detail)
+}
+
+/// "cages[0].sum" as a JSON pointer: "/cages/0/sum"; the root (".") is "".
+fn json_pointer(path: &str) -> String {
+    if path == "." {
+        return String::new();
+    }
+    path.replace('[', ".")
+        .replace(']', "")
+        .split('.')
+        .filter(|part| !part.is_empty())
+        .map(|part| format!("/{}", part.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
+/// The text between `prefix` and the next back quote.
+fn quoted_after<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = &text[text.find(prefix)? + prefix.len()..];
+    rest.split('`').next()
 }
 
 /// serde's "unknown field `Cages`, expected `board` or `cages`" made into a sentence that says
@@ -134,6 +205,31 @@ mod tests {
             explain_unknown_field("missing field `board`"),
             "missing field `board`"
         );
+    }
+
+    #[test]
+    fn data_errors_name_their_field_as_a_json_pointer() {
+        let problem = data_problem(
+            "Failed to deserialize the JSON body into the target type: cages[1].sum: invalid \
+             type: string \"3\", expected u32 at line 1 column 40",
+        );
+        assert_eq!(problem.pointer().as_deref(), Some("/cages/1/sum"));
+        let problem = data_problem(
+            "Failed to deserialize the JSON body into the target type: missing field \
+             `difficulty` at line 1 column 2",
+        );
+        assert_eq!(problem.pointer().as_deref(), Some("/difficulty"));
+        assert!(problem
+            .body()
+            .detail
+            .contains("one of easy, medium, hard, expert"));
+        let problem = data_problem(
+            "Failed to deserialize the JSON body into the target type: unknown field `Cages`, \
+             expected `board` or `cages` at line 1 column 9",
+        );
+        assert_eq!(problem.pointer().as_deref(), Some("/Cages"));
+        assert_eq!(json_pointer("."), "");
+        assert_eq!(json_pointer("a/b.c[2]"), "/a~1b/c/2");
     }
 
     #[test]

@@ -9,11 +9,11 @@ use super::client::Client;
 use super::extract::ApiJson;
 use super::problem::Problem;
 use super::wire::{
-    BoardRequest, CandidatesRequest, CandidatesResponse, GradeJson, GradeResponse, HintRequest,
-    HintResponse,
+    BoardRequest, BoardText, CandidatesRequest, CandidatesResponse, ConflictJson, GradeJson,
+    GradeResponse, HintRequest, HintResponse,
 };
 use super::AppState;
-use crate::engine::{Cell, EngineError, Puzzle};
+use crate::engine::{check_givens, conflicts, puzzle_id, Cell, EngineError, Grid, Rules};
 
 pub async fn grade(
     State(app): State<AppState>,
@@ -21,6 +21,7 @@ pub async fn grade(
     ApiJson(request): ApiJson<BoardRequest>,
 ) -> Result<Json<GradeResponse>, Problem> {
     let puzzle = request.puzzle()?;
+    let id = puzzle.id();
     let timed = app
         .pool
         .run(client, move |engine, budget| engine.grade(&puzzle, budget))
@@ -28,6 +29,7 @@ pub async fn grade(
     let (counted, grade) = timed.value?;
     let grade = grade.ok_or(Problem::NoSolution)?;
     Ok(Json(GradeResponse {
+        id,
         grade: GradeJson::from(&grade),
         unique: counted.is_unique(),
     }))
@@ -39,6 +41,7 @@ fn cages_unsupported(endpoint: &str) -> Problem {
         detail: format!(
             "{endpoint} does not take cages yet; /solve and /validate take Killer cages"
         ),
+        pointer: Some("/cages".to_string()),
     }
 }
 
@@ -50,18 +53,32 @@ pub async fn hint(
     if request.cages.is_some() {
         return Err(cages_unsupported("/hint"));
     }
-    let board = request.board.parse()?;
-    let givens = match &request.givens {
-        Some(givens) => givens.parse()?,
-        None => board.clone(),
-    };
+    let (board, givens) = player_position(&request.board, request.givens.as_ref())?;
+    let id = puzzle_id(&givens, &Rules::classic(givens.shape()));
     let timed = app
         .pool
         .run(client, move |engine, budget| {
             engine.hint(&board, &givens, budget)
         })
         .await?;
-    Ok(Json(HintResponse::from(&timed.value?)))
+    Ok(Json(HintResponse::new(&timed.value?, id, request.spoiler)))
+}
+
+/// A player's board and the puzzle's givens (the board itself when they were not sent),
+/// checked to agree: same size, every given kept.
+fn player_position(board: &BoardText, givens: Option<&BoardText>) -> Result<(Grid, Grid), Problem> {
+    let board = board.parse()?;
+    let givens = match givens {
+        Some(text) => {
+            let givens = text
+                .parse()
+                .map_err(|e| Problem::from(e).in_field("givens"))?;
+            check_givens(&board, &givens)?;
+            givens
+        }
+        None => board.clone(),
+    };
+    Ok((board, givens))
 }
 
 pub async fn candidates(
@@ -72,10 +89,13 @@ pub async fn candidates(
     if request.cages.is_some() {
         return Err(cages_unsupported("/candidates"));
     }
-    let board = request.board.parse()?;
-    // A board whose givens clash has no honest pencil marks.
-    Puzzle::classic(board.clone())?;
-    let techniques = request.techniques;
+    let (board, givens) = player_position(&request.board, request.givens.as_ref())?;
+    let rules = Rules::classic(board.shape());
+    let id = puzzle_id(&givens, &rules);
+    // A board that clashes still gets the marks of its empty cells, with the clash beside
+    // them; the techniques are left out there, as they would reason from a wrong digit.
+    let clashes = conflicts(&board, &rules);
+    let techniques = request.techniques && clashes.is_empty();
     let timed = app
         .pool
         .run(client, move |engine, budget| {
@@ -93,7 +113,9 @@ pub async fn candidates(
         })
         .await?;
     Ok(Json(CandidatesResponse {
+        id,
         candidates: timed.value?,
         techniques,
+        conflicts: clashes.iter().map(ConflictJson::from).collect(),
     }))
 }

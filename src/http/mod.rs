@@ -140,7 +140,10 @@ pub fn app(state: AppState, args: &ServeArgs) -> Router {
         .route("/grade", post(logic::grade))
         .route("/hint", post(logic::hint))
         .route("/candidates", post(logic::candidates))
-        .route("/generate", post(generate::generate))
+        .route(
+            "/generate",
+            post(generate::generate).get(generate::generate_get),
+        )
         .route("/healthz", get(ops::healthz))
         .route("/readyz", get(ops::readyz))
         .route("/metrics", get(ops::metrics))

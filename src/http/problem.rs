@@ -11,7 +11,10 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use super::wire::ConflictJson;
-use crate::engine::{CageError, Conflict, EngineError, Exhausted, ParseError, PuzzleError, Stop};
+use crate::engine::{
+    CageError, Cell, Conflict, Digit, EngineError, Exhausted, ParseError, PlayError, PuzzleError,
+    Stop,
+};
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -28,16 +31,36 @@ const TYPE_PREFIX: &str = "urn:sudoku-service:problem:";
 pub enum Problem {
     /// The body is not JSON at all (syntax error, truncated, not UTF-8).
     InvalidJson { detail: String },
-    /// The JSON is well-formed but does not have the request's shape.
-    InvalidRequest { detail: String },
-    /// The board has the wrong shape or a bad character.
-    InvalidBoard(ParseError),
-    /// Two or more givens clash (in a row, column, box or cage).
-    ConflictingGivens(Vec<Conflict>),
+    /// The JSON is well-formed but does not have the request's shape; `pointer` is the JSON
+    /// pointer of the field at fault, when one is.
+    InvalidRequest {
+        detail: String,
+        pointer: Option<String>,
+    },
+    /// The board (or the givens: `field`) has the wrong shape or a bad character.
+    InvalidBoard {
+        field: &'static str,
+        error: ParseError,
+    },
+    /// Two or more givens clash (in a row, column, box or cage) in `field`.
+    ConflictingGivens {
+        field: &'static str,
+        conflicts: Vec<Conflict>,
+    },
     /// The Killer cages are malformed (cell out of range, shared, impossible sum, ...).
     InvalidCages(CageError),
-    /// The operation does not cover this kind of puzzle; the detail says what it covers.
-    Unsupported { detail: String },
+    /// The player's board lost or changed a given of the puzzle.
+    GivenChanged {
+        cell: Cell,
+        given: Digit,
+        found: Option<Digit>,
+    },
+    /// The operation does not cover this kind of puzzle (or this field); the detail says
+    /// what it covers.
+    Unsupported {
+        detail: String,
+        pointer: Option<String>,
+    },
     /// The givens obey the rules but no grid completes them.
     NoSolution,
     /// The search used its whole work budget before it knew the answer.
@@ -67,8 +90,52 @@ pub enum Problem {
 }
 
 impl From<ParseError> for Problem {
-    fn from(err: ParseError) -> Problem {
-        Problem::InvalidBoard(err)
+    /// A malformed `board`; see [`Problem::in_field`] for the givens.
+    fn from(error: ParseError) -> Problem {
+        Problem::InvalidBoard {
+            field: "board",
+            error,
+        }
+    }
+}
+
+impl Problem {
+    /// A request-shape problem about the field at `pointer`.
+    pub fn invalid_at(pointer: impl Into<String>, detail: impl Into<String>) -> Problem {
+        Problem::InvalidRequest {
+            detail: detail.into(),
+            pointer: Some(pointer.into()),
+        }
+    }
+
+    /// The same board problem, about `field` (e.g. `givens`) instead of `board`.
+    pub fn in_field(self, field: &'static str) -> Problem {
+        match self {
+            Problem::InvalidBoard { error, .. } => Problem::InvalidBoard { field, error },
+            Problem::ConflictingGivens { conflicts, .. } => {
+                Problem::ConflictingGivens { field, conflicts }
+            }
+            other => other,
+        }
+    }
+
+    /// The JSON pointer of the request field at fault, when there is one.
+    pub fn pointer(&self) -> Option<String> {
+        match self {
+            Problem::InvalidRequest { pointer, .. } | Problem::Unsupported { pointer, .. } => {
+                pointer.clone()
+            }
+            Problem::InvalidBoard { field, .. } | Problem::ConflictingGivens { field, .. } => {
+                Some(if field.is_empty() {
+                    String::new()
+                } else {
+                    format!("/{field}")
+                })
+            }
+            Problem::GivenChanged { .. } => Some("/board".to_string()),
+            Problem::InvalidCages(err) => Some(format!("/cages/{}", err.cage() - 1)),
+            _ => None,
+        }
     }
 }
 
@@ -83,7 +150,33 @@ impl From<PuzzleError> for Problem {
         match err {
             PuzzleError::Board(err) => err.into(),
             PuzzleError::Cages(err) => err.into(),
-            PuzzleError::Conflicts(found) => Problem::ConflictingGivens(found),
+            PuzzleError::Conflicts(conflicts) => Problem::ConflictingGivens {
+                field: "board",
+                conflicts,
+            },
+        }
+    }
+}
+
+impl From<PlayError> for Problem {
+    fn from(err: PlayError) -> Problem {
+        match err {
+            PlayError::GivenChanged { cell, given, found } => {
+                Problem::GivenChanged { cell, given, found }
+            }
+            PlayError::SizeMismatch { .. } => Problem::invalid_at(
+                "/givens",
+                format!("{err}; send the givens of the puzzle the board is a position of"),
+            ),
+            PlayError::MoveOnGiven { .. }
+            | PlayError::MoveOffGrid { .. }
+            | PlayError::MoveDigit { .. } => Problem::invalid_at(
+                "/move",
+                format!(
+                    "{err}; send a move as {{\"row\", \"col\", \"digit\"}}, 0-based, on an \
+                     empty or entered cell"
+                ),
+            ),
         }
     }
 }
@@ -109,11 +202,23 @@ impl From<EngineError> for Problem {
                 detail: format!(
                     "{err}; /solve, /validate and /solve/batch take every size and Killer cages"
                 ),
+                pointer: Some("/board".to_string()),
             },
-            EngineError::SizeMismatch { .. } => Problem::InvalidRequest {
-                detail: err.to_string(),
-            },
+            EngineError::SizeMismatch { .. } => Problem::invalid_at(
+                "/givens",
+                format!("{err}; send the givens of the puzzle the board is a position of"),
+            ),
         }
+    }
+}
+
+/// "board: ..." for a problem about a named field; the bare message for one about the whole
+/// item (a board of a batch).
+fn named(field: &str, message: &dyn std::fmt::Display) -> String {
+    if field.is_empty() {
+        message.to_string()
+    } else {
+        format!("{field}: {message}")
     }
 }
 
@@ -131,6 +236,9 @@ pub struct ProblemBody {
     /// 0-based column at fault, for board errors that point at one.
     #[serde(skip_serializing_if = "Option::is_none")]
     col: Option<usize>,
+    /// JSON pointer (RFC 6901) of the request field at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pointer: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     conflicts: Option<Vec<ConflictJson>>,
     /// Conflicts left out of `conflicts` (a batch item lists only the first few).
@@ -173,10 +281,11 @@ impl Problem {
         match self {
             Problem::InvalidJson { .. } => "invalid-json",
             Problem::InvalidRequest { .. } => "invalid-request",
-            Problem::InvalidBoard(_) => "invalid-board",
+            Problem::InvalidBoard { .. } => "invalid-board",
             Problem::InvalidCages(_) => "invalid-cages",
+            Problem::GivenChanged { .. } => "given-changed",
             Problem::Unsupported { .. } => "unsupported",
-            Problem::ConflictingGivens(_) => "conflicting-givens",
+            Problem::ConflictingGivens { .. } => "conflicting-givens",
             Problem::NoSolution => "no-solution",
             Problem::BudgetExhausted { .. } => "budget-exhausted",
             Problem::UnsupportedMediaType { .. } => "unsupported-media-type",
@@ -197,10 +306,11 @@ impl Problem {
         match self {
             Problem::InvalidJson { .. } => StatusCode::BAD_REQUEST,
             Problem::InvalidRequest { .. }
-            | Problem::InvalidBoard(_)
+            | Problem::InvalidBoard { .. }
             | Problem::InvalidCages(_)
+            | Problem::GivenChanged { .. }
             | Problem::Unsupported { .. }
-            | Problem::ConflictingGivens(_)
+            | Problem::ConflictingGivens { .. }
             | Problem::NoSolution
             | Problem::BudgetExhausted { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Problem::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -221,10 +331,11 @@ impl Problem {
         match self {
             Problem::InvalidJson { .. } => "Request body is not valid JSON",
             Problem::InvalidRequest { .. } => "Request does not match the expected shape",
-            Problem::InvalidBoard(_) => "Board is malformed",
+            Problem::InvalidBoard { .. } => "Board is malformed",
             Problem::InvalidCages(_) => "Cages are malformed",
+            Problem::GivenChanged { .. } => "Board changed a given",
             Problem::Unsupported { .. } => "Not supported for this puzzle",
-            Problem::ConflictingGivens(_) => "Board breaks the rules",
+            Problem::ConflictingGivens { .. } => "Board breaks the rules",
             Problem::NoSolution => "Puzzle has no solution",
             Problem::BudgetExhausted { .. } => "Search budget exhausted",
             Problem::UnsupportedMediaType { .. } => "Unsupported media type",
@@ -244,18 +355,29 @@ impl Problem {
     fn detail(&self) -> String {
         match self {
             Problem::InvalidJson { detail }
-            | Problem::InvalidRequest { detail }
-            | Problem::Unsupported { detail }
+            | Problem::InvalidRequest { detail, .. }
+            | Problem::Unsupported { detail, .. }
             | Problem::HeadersTooLarge { detail }
             | Problem::UriTooLong { detail }
             | Problem::UnsupportedMediaType { detail } => detail.clone(),
-            Problem::InvalidBoard(err) => err.to_string(),
+            Problem::InvalidBoard { field, error } => named(field, error),
             Problem::InvalidCages(err) => err.to_string(),
-            Problem::ConflictingGivens(conflicts) => conflicts
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("; "),
+            Problem::GivenChanged { cell, given, found } => {
+                let found = found.map_or("nothing".to_string(), |d| d.to_char().to_string());
+                format!(
+                    "{cell} holds the given {} but the board has {found} there; send the \
+                     board with every given of the puzzle unchanged",
+                    given.to_char()
+                )
+            }
+            Problem::ConflictingGivens { field, conflicts } => named(
+                field,
+                &conflicts
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
             Problem::NoSolution => {
                 "the givens do not clash, but no grid completes them".to_string()
             }
@@ -286,10 +408,11 @@ impl Problem {
     /// The JSON body.
     pub fn body(&self) -> ProblemBody {
         let (row, col) = match self {
-            Problem::InvalidBoard(err) => {
-                let (row, col) = err.location();
+            Problem::InvalidBoard { error, .. } => {
+                let (row, col) = error.location();
                 (row.map(|r| r - 1), col.map(|c| c - 1))
             }
+            Problem::GivenChanged { cell, .. } => (Some(cell.row()), Some(cell.col())),
             _ => (None, None),
         };
         ProblemBody {
@@ -299,8 +422,9 @@ impl Problem {
             detail: self.detail(),
             row,
             col,
+            pointer: self.pointer(),
             conflicts: match self {
-                Problem::ConflictingGivens(conflicts) => {
+                Problem::ConflictingGivens { conflicts, .. } => {
                     Some(conflicts.iter().map(ConflictJson::from).collect())
                 }
                 _ => None,
@@ -362,6 +486,7 @@ pub fn as_problem_json(response: Response, path: &str) -> Response {
         },
         s if s.is_client_error() => Problem::InvalidRequest {
             detail: s.canonical_reason().unwrap_or("bad request").to_string(),
+            pointer: None,
         },
         _ => Problem::Internal,
     };
@@ -389,13 +514,20 @@ mod tests {
 
     #[test]
     fn board_errors_point_at_the_cell_zero_based() {
-        let body = Problem::InvalidBoard(ParseError::IllegalChar {
+        let body = Problem::from(ParseError::IllegalChar {
             row: 2,
             col: 5,
             found: 'x',
             side: 9,
         })
+        .in_field("givens")
         .body();
+        assert_eq!(body.pointer.as_deref(), Some("/givens"));
+        assert!(
+            body.detail.starts_with("givens: row 2, column 5"),
+            "{}",
+            body.detail
+        );
         assert_eq!((body.row, body.col), (Some(1), Some(4)));
         assert_eq!(body.status, 422);
         assert_eq!(body.kind, "urn:sudoku-service:problem:invalid-board");
@@ -407,17 +539,23 @@ mod tests {
         let board = crate::engine::Grid::from_line(&"1".repeat(81)).unwrap();
         let found = crate::engine::conflicts(&board, &crate::engine::Rules::classic(board.shape()));
         assert_eq!(found.len(), 27);
-        let full = Problem::ConflictingGivens(found).body();
+        let full = Problem::ConflictingGivens {
+            field: "board",
+            conflicts: found,
+        }
+        .body();
         let brief = full.brief();
         assert_eq!(brief.conflicts.as_ref().unwrap().len(), BRIEF_CONFLICTS);
         assert_eq!(brief.conflicts_omitted, Some(24));
         assert!(
-            brief.detail.starts_with("digit 1 repeats in row 1: "),
+            brief
+                .detail
+                .starts_with("board: digit 1 repeats in row 1: "),
             "{}",
             brief.detail
         );
         assert!(brief.detail.ends_with(" (and 26 more)"), "{}", brief.detail);
-        assert!(serde_json::to_string(&brief).unwrap().len() < 1_000);
+        assert!(serde_json::to_string(&brief).unwrap().len() < 1_500);
     }
 
     #[test]

@@ -11,8 +11,8 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{
-    Cage, CageError, Cell, Conflict, Counted, Digit, Grade, Grid, Hint, ParseError, Puzzle,
-    PuzzleError, Rules, Shape, Solution, Step, Unit,
+    Cage, CageError, Cell, Conflict, ConflictCell, Counted, Digit, Grade, Grid, Hint, ParseError,
+    Puzzle, PuzzleError, Rules, Shape, Solution, Step, Unit,
 };
 
 /// The body of `/solve`, `/validate` and `/grade`: a board and, for Killer puzzles, cages.
@@ -45,23 +45,80 @@ impl BoardRequest {
 
     /// The cages as the engine takes them (none when absent).
     pub fn engine_cages(&self) -> Vec<Cage> {
-        self.cages
-            .iter()
-            .flatten()
-            .map(|c| Cage {
-                sum: c.sum,
-                cells: c.cells.iter().map(|&[r, col]| (r, col)).collect(),
-            })
-            .collect()
+        engine_cages(self.cages.as_deref())
     }
 }
 
-/// A cage as sent: its sum and its cells as `[row, col]` pairs, 0-based.
+/// Cages as sent, as the engine takes them.
+fn engine_cages(cages: Option<&[CageJson]>) -> Vec<Cage> {
+    cages
+        .into_iter()
+        .flatten()
+        .map(|c| Cage {
+            sum: c.sum,
+            cells: c.cells.iter().map(|cell| (cell.row, cell.col)).collect(),
+        })
+        .collect()
+}
+
+/// A cage as sent: its sum and its cells, 0-based, each as `[row, col]` or `{"row", "col"}`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CageJson {
     pub sum: u32,
-    pub cells: Vec<[usize; 2]>,
+    pub cells: Vec<CellInput>,
+}
+
+/// A cell as sent: `[row, col]` (the compact form) or `{"row": r, "col": c}` (the form every
+/// answer uses), 0-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellInput {
+    pub row: usize,
+    pub col: usize,
+}
+
+impl<'de> Deserialize<'de> for CellInput {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Named {
+            row: usize,
+            col: usize,
+        }
+
+        struct CellVisitor;
+
+        impl<'de> Visitor<'de> for CellVisitor {
+            type Value = CellInput;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a cell as [row, col] or {\"row\": r, \"col\": c}, 0-based")
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CellInput, A::Error> {
+                let row = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let col = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                if seq.next_element::<de::IgnoredAny>()?.is_some() {
+                    return Err(de::Error::invalid_length(3, &self));
+                }
+                Ok(CellInput { row, col })
+            }
+
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<CellInput, A::Error> {
+                let named = Named::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(CellInput {
+                    row: named.row,
+                    col: named.col,
+                })
+            }
+        }
+
+        deserializer.deserialize_any(CellVisitor)
+    }
 }
 
 /// A board as the client sent it, before parsing.
@@ -71,6 +128,8 @@ pub enum BoardText {
     Rows(Vec<String>),
     /// `"9.7.....6..."`
     Line(String),
+    /// `[[9, 0, 7, ...], ...]`: the form front ends keep a grid in; 0 or null is empty.
+    Numbers(Vec<Vec<Option<i64>>>),
 }
 
 impl BoardText {
@@ -79,14 +138,39 @@ impl BoardText {
         match self {
             BoardText::Rows(rows) => Grid::from_rows(rows),
             BoardText::Line(line) => Grid::from_line(line),
+            BoardText::Numbers(rows) => Grid::from_numbers(rows),
         }
     }
 
-    /// Writes `grid` back in the same form as this one.
+    /// All cells on one line, whatever the form (for the text batch format).
+    pub fn to_line(&self) -> String {
+        match self {
+            BoardText::Rows(rows) => rows.concat(),
+            BoardText::Line(line) => line.clone(),
+            BoardText::Numbers(rows) => rows
+                .iter()
+                .flatten()
+                .map(
+                    |&d| match d.and_then(|d| u8::try_from(d).ok()).and_then(Digit::new) {
+                        Some(digit) => digit.to_char(),
+                        None => '.',
+                    },
+                )
+                .collect(),
+        }
+    }
+
+    /// Writes `grid` back in the same form as this one (0 for an empty cell in numbers).
     pub fn render(&self, grid: &Grid) -> BoardText {
         match self {
             BoardText::Rows(_) => BoardText::Rows(grid.to_rows()),
             BoardText::Line(_) => BoardText::Line(grid.to_line()),
+            BoardText::Numbers(_) => BoardText::Numbers(
+                grid.to_numbers()
+                    .into_iter()
+                    .map(|row| row.into_iter().map(|d| Some(i64::from(d))).collect())
+                    .collect(),
+            ),
         }
     }
 }
@@ -96,7 +180,42 @@ impl Serialize for BoardText {
         match self {
             BoardText::Rows(rows) => rows.serialize(serializer),
             BoardText::Line(line) => line.serialize(serializer),
+            BoardText::Numbers(rows) => rows.serialize(serializer),
         }
+    }
+}
+
+/// One row of a board as sent: a string, or an array of numbers (null for empty).
+enum RowInput {
+    Text(String),
+    Numbers(Vec<Option<i64>>),
+}
+
+impl<'de> Deserialize<'de> for RowInput {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct RowVisitor;
+
+        impl<'de> Visitor<'de> for RowVisitor {
+            type Value = RowInput;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a row as a string, or as an array of numbers (0 or null for empty)")
+            }
+
+            fn visit_str<E: de::Error>(self, row: &str) -> Result<RowInput, E> {
+                Ok(RowInput::Text(row.to_string()))
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RowInput, A::Error> {
+                let mut cells = Vec::with_capacity(9);
+                while let Some(cell) = seq.next_element::<Option<i64>>()? {
+                    cells.push(cell);
+                }
+                Ok(RowInput::Numbers(cells))
+            }
+        }
+
+        deserializer.deserialize_any(RowVisitor)
     }
 }
 
@@ -110,7 +229,10 @@ impl<'de> Deserialize<'de> for BoardText {
             type Value = BoardText;
 
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an array of row strings or one string of all cells")
+                f.write_str(
+                    "an array of row strings, one string of all cells, or an array of rows \
+                     of numbers",
+                )
             }
 
             fn visit_str<E: de::Error>(self, line: &str) -> Result<BoardText, E> {
@@ -119,10 +241,28 @@ impl<'de> Deserialize<'de> for BoardText {
 
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<BoardText, A::Error> {
                 let mut rows = Vec::with_capacity(9);
-                while let Some(row) = seq.next_element::<String>()? {
+                while let Some(row) = seq.next_element::<RowInput>()? {
                     rows.push(row);
                 }
-                Ok(BoardText::Rows(rows))
+                if rows.iter().all(|r| matches!(r, RowInput::Numbers(_))) && !rows.is_empty() {
+                    let numbers = rows
+                        .into_iter()
+                        .filter_map(|r| match r {
+                            RowInput::Numbers(cells) => Some(cells),
+                            RowInput::Text(_) => None,
+                        })
+                        .collect();
+                    return Ok(BoardText::Numbers(numbers));
+                }
+                rows.into_iter()
+                    .map(|r| match r {
+                        RowInput::Text(text) => Ok(text),
+                        RowInput::Numbers(_) => Err(de::Error::custom(
+                            "the rows must all be strings or all be arrays of numbers",
+                        )),
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(BoardText::Rows)
             }
         }
 
@@ -169,10 +309,17 @@ impl From<&Conflict> for ConflictJson {
 /// The answer of `/solve`.
 #[derive(Debug, Serialize)]
 pub struct SolveResponse {
+    /// The puzzle's id.
+    pub id: String,
     /// In the form the board was sent in.
     pub solution: BoardText,
     /// Always checked: `false` means the puzzle has other solutions too.
     pub unique: bool,
+    /// With several solutions: a second one and the cells where the two differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_solution: Option<BoardText>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub differences: Option<Vec<CellJson>>,
     pub stats: SolveStats,
 }
 
@@ -185,19 +332,124 @@ pub struct SolveStats {
     pub micros: u64,
 }
 
+/// The body of `/validate`: a board, and for a game in progress the original puzzle and the
+/// player's move.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidateRequest {
+    /// The player's board: the givens and the entries so far.
+    pub board: BoardText,
+    /// The puzzle as it was handed out: with it the answer tells entries from givens, names
+    /// wrong entries, and refuses a board that changed a given.
+    #[serde(default)]
+    pub givens: Option<BoardText>,
+    /// Killer Sudoku cages.
+    #[serde(default)]
+    pub cages: Option<Vec<CageJson>>,
+    /// A move to make on `board` first (the answer then holds the new board).
+    #[serde(default, rename = "move")]
+    pub player_move: Option<MoveJson>,
+}
+
+impl ValidateRequest {
+    /// The cages as the engine takes them (none when absent).
+    pub fn engine_cages(&self) -> Vec<Cage> {
+        engine_cages(self.cages.as_deref())
+    }
+}
+
+/// A player's move: a digit into a cell, or `null` (or 0) to clear it. 0-based.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveJson {
+    pub row: usize,
+    pub col: usize,
+    pub digit: Option<u8>,
+}
+
+/// A clashing cell, listed once, with the units it breaks and who placed it.
+#[derive(Debug, Serialize)]
+pub struct ConflictCellJson {
+    pub row: usize,
+    pub col: usize,
+    pub digit: u8,
+    /// `given` or `entry` (only when the givens were sent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<&'static str>,
+    pub units: Vec<UnitJson>,
+}
+
+impl From<&ConflictCell> for ConflictCellJson {
+    fn from(c: &ConflictCell) -> Self {
+        ConflictCellJson {
+            row: c.cell.row(),
+            col: c.cell.col(),
+            digit: c.digit.get(),
+            by: c.entered.map(|e| if e { "entry" } else { "given" }),
+            units: c.units.iter().map(UnitJson::from).collect(),
+        }
+    }
+}
+
+/// An entry that is not the solution's digit (the right one is not told).
+#[derive(Debug, Serialize)]
+pub struct MistakeJson {
+    pub row: usize,
+    pub col: usize,
+    pub entered: u8,
+}
+
 /// The answer of `/validate`.
 #[derive(Debug, Serialize)]
 pub struct ValidateResponse {
+    /// The puzzle's id: the givens' when sent, else the board's.
+    pub id: String,
     /// No digit repeats in any row, column, box or cage.
     pub valid: bool,
     /// No empty cell.
     pub complete: bool,
     /// Complete, valid, and every cage adds up.
     pub solved: bool,
+    /// Every repeat, by unit.
     pub conflicts: Vec<ConflictJson>,
+    /// Every clashing cell once, with the units it breaks and who placed it.
+    pub conflict_cells: Vec<ConflictCellJson>,
     /// Completions of the board, counted up to 2 (2 means "more than one"); 0 when the board
     /// has conflicts or can no longer be finished.
     pub solutions: u32,
+    /// Entries that differ from the solution: with `givens`, when the puzzle has one solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mistakes: Option<Vec<MistakeJson>>,
+    /// The board after the move, in the form sent (when a move was sent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardText>,
+    /// Two different completions and the cells where they differ, when there are several.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub ambiguity: Option<Ambiguity>,
+}
+
+/// Proof that a puzzle has more than one solution: two of them, and where they differ.
+#[derive(Debug, Serialize)]
+pub struct Ambiguity {
+    pub solution: BoardText,
+    pub second_solution: BoardText,
+    pub differences: Vec<CellJson>,
+}
+
+impl Ambiguity {
+    /// The proof in `counted`, in the form `board` was sent in; none for a unique count.
+    pub fn of(board: &BoardText, counted: &Counted) -> Option<Ambiguity> {
+        let (first, second) = (counted.first.as_ref()?, counted.second.as_ref()?);
+        Some(Ambiguity {
+            solution: board.render(first.grid()),
+            second_solution: board.render(second.grid()),
+            differences: first
+                .differences(second)
+                .into_iter()
+                .map(CellJson::from)
+                .collect(),
+        })
+    }
 }
 
 /// A cell with a digit: a placement, an elimination, or a revealed cell.
@@ -287,6 +539,8 @@ impl From<&Grade> for GradeJson {
 /// The answer of `/grade`.
 #[derive(Debug, Serialize)]
 pub struct GradeResponse {
+    /// The puzzle's id.
+    pub id: String,
     #[serde(flatten)]
     pub grade: GradeJson,
     /// False when the puzzle has more than one solution (it then needs guessing).
@@ -303,14 +557,21 @@ pub struct HintRequest {
     /// wrong entry usually shows only as "no solution".
     #[serde(default)]
     pub givens: Option<BoardText>,
+    /// Tell the right digit of a wrong entry too (`solution_digit`); a spoiler, so off unless
+    /// asked for.
+    #[serde(default)]
+    pub spoiler: bool,
     /// Not supported here yet: named so that sending it is a clear 422, not a silent no-op.
     #[serde(default)]
     pub cages: Option<serde::de::IgnoredAny>,
 }
 
-/// The answer of `/hint`.
+/// The answer of `/hint`. Every field has one meaning whatever the kind: `digit` is always
+/// the digit the hint places (a revealed cell), never a wrong entry or a clash.
 #[derive(Debug, Default, Serialize)]
 pub struct HintResponse {
+    /// The puzzle's id: the givens' when sent, else the board's.
+    pub id: String,
     /// `step`, `guess` (logic is stuck: one cell revealed), `conflict`, `mistake`,
     /// `unsolvable`, `multiple_solutions`, `undecided` or `solved`.
     pub kind: &'static str,
@@ -325,20 +586,26 @@ pub struct HintResponse {
     /// The cell at fault (`mistake`) or revealed (`guess`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cell: Option<CellJson>,
-    /// The digit revealed (`guess`) or the right one (`mistake`).
+    /// The digit the hint places: the revealed digit (`guess`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub digit: Option<u8>,
     /// The wrong digit the player entered (`mistake`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entered: Option<u8>,
+    /// The right digit of a wrong entry (`mistake`), only when `spoiler` was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solution_digit: Option<u8>,
     /// The repeated digit and its cells (`conflict`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflict: Option<ConflictJson>,
 }
 
-impl From<&Hint> for HintResponse {
-    fn from(hint: &Hint) -> Self {
+impl HintResponse {
+    /// The answer for `hint` about the puzzle `id`; the right digit of a mistake only with
+    /// `spoiler`.
+    pub fn new(hint: &Hint, id: String, spoiler: bool) -> HintResponse {
         let mut response = HintResponse {
+            id,
             kind: hint.kind(),
             explanation: hint.to_string(),
             ..HintResponse::default()
@@ -352,7 +619,7 @@ impl From<&Hint> for HintResponse {
             } => {
                 response.cell = Some(CellJson::from(*pos));
                 response.entered = Some(entered.get());
-                response.digit = Some(correct.get());
+                response.solution_digit = spoiler.then(|| correct.get());
             }
             Hint::Step { setup, step } => {
                 response.setup = setup.iter().map(StepJson::from).collect();
@@ -373,7 +640,11 @@ impl From<&Hint> for HintResponse {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CandidatesRequest {
+    /// The player's board (it may clash: the marks of the empty cells are still given).
     pub board: BoardText,
+    /// The puzzle as it was handed out (checked against the board; names the puzzle's id).
+    #[serde(default)]
+    pub givens: Option<BoardText>,
     /// Also apply the elimination techniques (locked candidates, subsets, fish, wings) to a
     /// fixpoint, as a strong player's pencil marks would show. Default: basic eliminations.
     #[serde(default)]
@@ -386,17 +657,26 @@ pub struct CandidatesRequest {
 /// The answer of `/candidates`.
 #[derive(Debug, Serialize)]
 pub struct CandidatesResponse {
+    /// The puzzle's id: the givens' when sent, else the board's.
+    pub id: String,
     /// One list per row, each cell the digits still possible there (empty for a filled cell).
     pub candidates: Vec<Vec<Vec<u8>>>,
+    /// Whether the elimination techniques were applied: as asked, except on a board that
+    /// clashes (marks resting on a wrong digit would mislead), where only the basic
+    /// eliminations are.
     pub techniques: bool,
+    /// The board's repeats, when it has any: the marks are given beside them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<ConflictJson>,
 }
 
 /// The body of `/generate`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GenerateRequest {
-    /// `easy`, `medium`, `hard` or `expert`.
-    pub difficulty: String,
+    /// `easy`, `medium`, `hard` or `expert` (any case).
+    #[serde(default)]
+    pub difficulty: Option<String>,
     /// Same seed, same puzzle. Omitted: a random one, returned in the answer.
     #[serde(default, deserialize_with = "integral_seed")]
     pub seed: Option<u64>,
@@ -411,6 +691,8 @@ pub struct GenerateRequest {
 /// The answer of `/generate`.
 #[derive(Debug, Serialize)]
 pub struct GenerateResponse {
+    /// The puzzle's id (the same for the same puzzle everywhere).
+    pub id: String,
     pub puzzle: BoardText,
     pub solution: BoardText,
     pub difficulty: &'static str,
@@ -421,14 +703,26 @@ pub struct GenerateResponse {
 }
 
 /// A seed as JSON Schema sees integers: `42` and `42.0` are the same integer, so both are
-/// accepted; fractions, negatives and values beyond u64 are not.
+/// accepted, and so is `"42"` (a query string has only text); fractions, negatives and values
+/// beyond u64 are not.
 fn integral_seed<'de, D>(deserializer: D) -> Result<Option<u64>, D::Error>
 where
     D: serde::Deserializer<'de>,
 {
     use serde::de::Error;
-    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
-        return Ok(None);
+    let refuse = |got: &dyn fmt::Display| {
+        D::Error::custom(format!(
+            "seed must be a whole number from 0 to {}, got {got}",
+            u64::MAX
+        ))
+    };
+    let number = match Option::<serde_json::Value>::deserialize(deserializer)? {
+        None | Some(serde_json::Value::Null) => return Ok(None),
+        Some(serde_json::Value::Number(number)) => number,
+        Some(serde_json::Value::String(text)) => {
+            return text.trim().parse().map(Some).map_err(|_| refuse(&text));
+        }
+        Some(other) => return Err(refuse(&other)),
     };
     if let Some(seed) = number.as_u64() {
         return Ok(Some(seed));
@@ -437,10 +731,7 @@ where
         Some(f) if f.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f) => {
             Ok(Some(f as u64))
         }
-        _ => Err(D::Error::custom(format!(
-            "seed must be a whole number from 0 to {}, got {number}",
-            u64::MAX
-        ))),
+        _ => Err(refuse(&number)),
     }
 }
 
@@ -454,10 +745,20 @@ pub enum BatchItem<E> {
 
 impl SolveResponse {
     /// The answer for a count that found `solution`, in the form `board` was sent in.
-    pub fn new(board: &BoardText, solution: &Solution, counted: &Counted, micros: u64) -> Self {
+    pub fn new(
+        id: String,
+        board: &BoardText,
+        solution: &Solution,
+        counted: &Counted,
+        micros: u64,
+    ) -> Self {
+        let ambiguity = Ambiguity::of(board, counted);
         SolveResponse {
+            id,
             solution: board.render(solution.grid()),
             unique: counted.is_unique(),
+            second_solution: ambiguity.as_ref().map(|a| a.second_solution.clone()),
+            differences: ambiguity.map(|a| a.differences),
             stats: SolveStats {
                 guesses: counted.stats.guesses,
                 micros,
@@ -484,11 +785,57 @@ mod tests {
     #[test]
     fn wrong_board_type_says_what_a_board_is() {
         let err = serde_json::from_str::<BoardRequest>(r#"{"board": 5}"#).unwrap_err();
-        assert!(err
-            .to_string()
-            .contains("expected an array of row strings or one string of all cells"));
+        assert!(err.to_string().contains(
+            "expected an array of row strings, one string of all cells, or an array of rows \
+             of numbers"
+        ));
         let err = serde_json::from_str::<BoardRequest>(r#"{"board": [1]}"#).unwrap_err();
-        assert!(err.to_string().contains("expected a string"), "{err}");
+        assert!(
+            err.to_string().contains("expected a row as a string"),
+            "{err}"
+        );
+        let err = serde_json::from_str::<BoardRequest>(r#"{"board": ["....", [0, 0, 0, 0]]}"#)
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("all be strings or all be arrays"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn integer_grids_parse_and_answer_in_kind() {
+        let request: BoardRequest = serde_json::from_str(
+            r#"{"board": [[1, 0, null, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]}"#,
+        )
+        .unwrap();
+        let grid = request.grid().unwrap();
+        assert_eq!(grid.to_line(), "1.....3..4.....2");
+        let answer = request.board.render(&grid);
+        assert_eq!(
+            serde_json::to_string(&answer).unwrap(),
+            "[[1,0,0,0],[0,0,3,0],[0,4,0,0],[0,0,0,2]]"
+        );
+    }
+
+    #[test]
+    fn cage_cells_come_as_pairs_or_named() {
+        let request: BoardRequest = serde_json::from_str(
+            r#"{"board": "....", "cages": [{"sum": 3, "cells": [[0, 0], {"row": 0, "col": 1}]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(request.engine_cages()[0].cells, vec![(0, 0), (0, 1)]);
+        for bad in [
+            r#"[0]"#,
+            r#"[0, 1, 2]"#,
+            r#"{"row": 0}"#,
+            r#"{"row": 0, "col": 1, "x": 2}"#,
+        ] {
+            let text = format!(r#"{{"board": "....", "cages": [{{"sum": 3, "cells": [{bad}]}}]}}"#);
+            assert!(
+                serde_json::from_str::<BoardRequest>(&text).is_err(),
+                "{bad}"
+            );
+        }
     }
 
     #[test]
