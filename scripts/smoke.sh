@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Starts the given binary on a free loopback port, checks a few endpoints with curl, sends
-# SIGTERM, and requires a clean exit 0. Bounded: gives up after 30 s.
+# Starts the given binary on a free loopback port, checks a few endpoints with curl,
+# plays whole games with examples/play.py, sends SIGTERM, and requires a clean exit 0.
 # usage: scripts/smoke.sh [BINARY]     (default target/release/sudoku-service)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +27,9 @@ grep -q '"ready"' <<<"$(curl -fsS -m 5 "$base/readyz")"
 grep -q 'http_requests_total{route="/solve",method="POST",status="200"} 1' \
   <<<"$(curl -fsS -m 5 "$base/metrics")"
 "$bin" healthcheck --port "$svc_port"
+
+# A whole game loop as a puzzle site plays it: one /validate per move, slips named, won games.
+python3 examples/play.py "$base"
 
 stop_server svc
 echo "exit code after SIGTERM: $svc_exit"

@@ -91,10 +91,11 @@ fn data_problem(text: &str) -> Problem {
         _ => (".", message),
     };
     let mut pointer = json_pointer(path);
-    if let Some(field) = quoted_after(error, "unknown field `") {
-        pointer = format!("{}/{field}", pointer.trim_end_matches('/'));
-    } else if let Some(field) = quoted_after(error, "missing field `") {
-        pointer = format!("{}/{field}", pointer.trim_end_matches('/'));
+    // An unknown or missing field is named in the message; the path may or may not end in
+    // it already.
+    let named = quoted_after(error, "unknown field `").or(quoted_after(error, "missing field `"));
+    if let Some(field) = named.filter(|f| !pointer.ends_with(&format!("/{f}"))) {
+        pointer = format!("{pointer}/{field}");
     }
     let detail = explain_unknown_field(error);
     let detail = match quoted_after(error, "missing field `") {

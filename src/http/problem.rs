@@ -125,12 +125,9 @@ impl Problem {
             Problem::InvalidRequest { pointer, .. } | Problem::Unsupported { pointer, .. } => {
                 pointer.clone()
             }
+            // A batch item is the board itself (its place in the answer says which): no field.
             Problem::InvalidBoard { field, .. } | Problem::ConflictingGivens { field, .. } => {
-                Some(if field.is_empty() {
-                    String::new()
-                } else {
-                    format!("/{field}")
-                })
+                (!field.is_empty()).then(|| format!("/{field}"))
             }
             Problem::GivenChanged { .. } => Some("/board".to_string()),
             Problem::InvalidCages(err) => Some(format!("/cages/{}", err.cage() - 1)),

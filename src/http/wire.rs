@@ -208,14 +208,52 @@ impl<'de> Deserialize<'de> for RowInput {
 
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RowInput, A::Error> {
                 let mut cells = Vec::with_capacity(9);
-                while let Some(cell) = seq.next_element::<Option<i64>>()? {
-                    cells.push(cell);
+                while let Some(cell) = seq.next_element::<Option<NumberCell>>()? {
+                    cells.push(cell.map(|c| c.0));
                 }
                 Ok(RowInput::Numbers(cells))
             }
         }
 
         deserializer.deserialize_any(RowVisitor)
+    }
+}
+
+/// One cell of a board sent as numbers. JSON Schema counts `5.0` and `1e30` as integers, so
+/// any whole number is taken (beyond i64 it saturates, and the grid refuses it as out of
+/// range by cell); a fraction is a shape error.
+struct NumberCell(i64);
+
+impl<'de> Deserialize<'de> for NumberCell {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CellVisitor;
+
+        impl Visitor<'_> for CellVisitor {
+            type Value = NumberCell;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a whole number (0 or null for an empty cell)")
+            }
+
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<NumberCell, E> {
+                Ok(NumberCell(n))
+            }
+
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<NumberCell, E> {
+                Ok(NumberCell(i64::try_from(n).unwrap_or(i64::MAX)))
+            }
+
+            fn visit_f64<E: de::Error>(self, n: f64) -> Result<NumberCell, E> {
+                if n.fract() == 0.0 {
+                    // `as` saturates at the ends of i64.
+                    Ok(NumberCell(n as i64))
+                } else {
+                    Err(E::invalid_value(de::Unexpected::Float(n), &self))
+                }
+            }
+        }
+
+        deserializer.deserialize_any(CellVisitor)
     }
 }
 
@@ -815,6 +853,23 @@ mod tests {
             serde_json::to_string(&answer).unwrap(),
             "[[1,0,0,0],[0,0,3,0],[0,4,0,0],[0,0,0,2]]"
         );
+    }
+
+    #[test]
+    fn whole_numbers_of_any_json_spelling_are_cells() {
+        let request: BoardRequest = serde_json::from_str(
+            r#"{"board": [[1.0, 0, null, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2e0]]}"#,
+        )
+        .unwrap();
+        assert_eq!(request.grid().unwrap().to_line(), "1.....3..4.....2");
+        // Too large for any grid, but a whole number: refused by the grid, by cell.
+        let request: BoardRequest =
+            serde_json::from_str(r#"{"board": [[1e30, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 18446744073709551615]]}"#).unwrap();
+        let error = request.grid().unwrap_err();
+        assert_eq!(error.location(), (Some(1), Some(1)), "{error}");
+        let err =
+            serde_json::from_str::<BoardRequest>(r#"{"board": [[1.5, 0], [0, 0]]}"#).unwrap_err();
+        assert!(err.to_string().contains("a whole number"), "{err}");
     }
 
     #[test]
