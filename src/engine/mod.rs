@@ -4,7 +4,8 @@
 //! Callers use one family of types for every size and rule set, and one entry point:
 //! * [`grid`]: [`Shape`], [`Cell`], [`Digit`], [`Grid`] (any board, both text forms) and the one
 //!   [`ParseError`];
-//! * [`rules`]: [`Rules`] (the shape's units plus Killer [`Cages`]);
+//! * [`rules`]: [`Rules`], rules as data (rows and columns; boxes or Jigsaw [`Regions`];
+//!   optional diagonals, Hyper windows and Killer [`Cages`]), built from a [`RuleSpec`];
 //! * [`validate`]: [`Unit`], [`Conflict`], [`Report`]: rule checks without a search;
 //! * [`puzzle`]: [`Puzzle`] (a grid whose givens obey its rules), [`Solution`], [`Counted`],
 //!   [`Stats`], [`PuzzleError`];
@@ -31,6 +32,7 @@ pub mod grid;
 pub mod logic;
 pub mod play;
 pub mod puzzle;
+pub mod regions;
 pub mod rules;
 pub mod solver;
 pub mod validate;
@@ -43,6 +45,7 @@ pub use grid::{Cell, Digit, Grid, GridError, ParseError, Shape};
 pub use logic::{Candidates, Difficulty, Grade, Hint, Step, Technique};
 pub use play::{apply_move, check_givens, ConflictCell, Mistake, PlayError, Verdict};
 pub use puzzle::{puzzle_id, Counted, Puzzle, PuzzleError, Solution, Stats};
-pub use rules::{Cage, CageError, Cages, Rules};
+pub use regions::{RegionError, Regions};
+pub use rules::{Cage, CageError, Cages, RuleSpec, Rules, RulesError};
 pub use validate::{conflicts, validate, Conflict, Report, Unit, UnitKind};
 pub use variant::{random_killer, Killer};

@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::board::{Board, ClassicPuzzle};
 use super::grid::{Cell, Grid, ParseError, Shape};
-use super::rules::{Cage, CageError, Rules};
+use super::rules::{Cage, CageError, Rules, RulesError};
 use super::validate::{conflicts, Conflict};
 
 /// Why a board and its rules are not a puzzle a solver may take.
@@ -14,12 +14,18 @@ pub enum PuzzleError {
     /// The board's text is not a grid.
     #[error(transparent)]
     Board(#[from] ParseError),
-    /// The cages are malformed.
+    /// The rules are malformed (cages, regions, windows on a grid without them).
     #[error(transparent)]
-    Cages(#[from] CageError),
+    Rules(#[from] RulesError),
     /// Givens repeat a digit in a row, column, box or cage: every such repeat.
     #[error("{}", join(.0))]
     Conflicts(Vec<Conflict>),
+}
+
+impl From<CageError> for PuzzleError {
+    fn from(error: CageError) -> PuzzleError {
+        PuzzleError::Rules(error.into())
+    }
 }
 
 fn join(conflicts: &[Conflict]) -> String {
@@ -111,15 +117,10 @@ impl Puzzle {
         puzzle_id(&self.grid, &self.rules)
     }
 
-    /// "9x9", "16x16 Killer": how the puzzle is named in messages about what an operation
-    /// supports.
+    /// "9x9", "16x16 Killer", "9x9 Jigsaw X": how the puzzle is named in messages about
+    /// what an operation supports.
     pub fn kind(&self) -> String {
-        let side = self.shape().side();
-        if self.rules.cages().is_empty() {
-            format!("{side}x{side}")
-        } else {
-            format!("{side}x{side} Killer")
-        }
+        self.rules.kind()
     }
 }
 
@@ -132,6 +133,17 @@ pub fn puzzle_id(grid: &Grid, rules: &Rules) -> String {
         for cell in cage.cells() {
             canonical.push_str(&format!(":{},{}", cell.row(), cell.col()));
         }
+    }
+    // After the cages, so that classic and Killer ids stay what they were before variants.
+    if let Some(regions) = rules.regions() {
+        canonical.push_str(";regions:");
+        canonical.push_str(&regions.to_rows().concat());
+    }
+    if rules.diagonals() {
+        canonical.push_str(";diagonals");
+    }
+    if rules.windows() {
+        canonical.push_str(";windows");
     }
     format!("p{:016x}", fnv1a(canonical.as_bytes()))
 }
@@ -260,7 +272,10 @@ mod tests {
         };
         let err = Puzzle::with_cages(grid.clone(), vec![cage]).unwrap_err();
         assert!(
-            matches!(err, PuzzleError::Cages(CageError::TooLarge { .. })),
+            matches!(
+                err,
+                PuzzleError::Rules(RulesError::Cages(CageError::TooLarge { .. }))
+            ),
             "{err}"
         );
         let cage = Cage {

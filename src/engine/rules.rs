@@ -1,38 +1,92 @@
-//! The rules a puzzle is played by beyond its grid: [`Rules`], today the shape's rows, columns
-//! and boxes plus optional Killer [`Cages`] (groups of cells whose digits are distinct and add
-//! up to a given sum).
+//! The rules a puzzle is played by beyond its grid: [`Rules`]. Rows and columns always;
+//! the shape's boxes or irregular Jigsaw [`Regions`] in their place; optionally both main
+//! diagonals (Sudoku X), the four extra 3x3 windows of a 9x9 Hyper (Windoku) grid, and
+//! Killer [`Cages`] (groups of cells whose digits are distinct and add up to a given sum).
+//! Every group of `side` cells holding each digit once is a *house*; a cage is a unit too,
+//! but not a house.
 //!
-//! [`Cages::new`] proves everything that can be known without search (cells on the grid, no
-//! cell in two cages, contiguous, a sum that distinct digits can make), so the solver never
-//! meets a malformed cage. Cages need not cover the grid.
+//! Rules are data, built from a [`RuleSpec`] by [`Rules::new`], which proves everything that
+//! can be known without search ([`Cages::new`], [`Regions::new`]), so a solver never meets
+//! rules it cannot trust. Cages need not cover the grid.
 
 use super::grid::{Cell, Shape};
+use super::regions::{first_unconnected, RegionError, Regions};
 
-/// Everything a puzzle is played by: the shape's rows, columns and boxes, and the cages.
-/// Built only from validated parts, so a solver never meets rules it cannot trust.
+/// The rule fields as a caller describes them, before validation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleSpec {
+    /// Jigsaw regions in place of the boxes: one label per cell, rows top first.
+    pub regions: Option<Vec<Vec<Option<String>>>>,
+    /// Both main diagonals are houses (Sudoku X).
+    pub diagonals: bool,
+    /// The four windows of a 9x9 Hyper (Windoku) grid are houses.
+    pub windows: bool,
+    /// Killer cages.
+    pub cages: Vec<Cage>,
+}
+
+/// Why a rule set cannot be played, for the rule field at fault.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    #[error(transparent)]
+    Cages(#[from] CageError),
+    #[error(transparent)]
+    Regions(#[from] RegionError),
+    /// Hyper windows are defined for the 9x9 grid only.
+    #[error("windows (Hyper Sudoku) are defined for 9x9 boards; this board is {side}x{side}")]
+    WindowsNeedNine { side: usize },
+}
+
+/// Top-left cells of the four Hyper windows of a 9x9 grid, each 3x3.
+const WINDOW_CORNERS: [(usize, usize); 4] = [(1, 1), (1, 5), (5, 1), (5, 5)];
+
+/// Everything a puzzle is played by (see the module docs). Built only from validated parts.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
+    /// Jigsaw regions; `None`: the shape's boxes.
+    regions: Option<Regions>,
+    diagonals: bool,
+    windows: bool,
     cages: Cages,
 }
 
 impl Rules {
     /// Rows, columns and boxes of `shape`, nothing more.
     pub fn classic(shape: Shape) -> Rules {
-        Rules {
-            cages: Cages::none(shape),
-        }
+        Rules::killer(Cages::none(shape))
     }
 
-    /// The shape's units plus Killer cages (validated for that shape).
+    /// The shape's rows, columns and boxes plus Killer cages (validated for that shape).
     pub fn killer(cages: Cages) -> Rules {
-        Rules { cages }
+        Rules {
+            regions: None,
+            diagonals: false,
+            windows: false,
+            cages,
+        }
     }
 
     /// The rules of `shape` with the cages as a caller describes them (none: classic),
     /// validated against the shape.
     pub fn for_cages(shape: Shape, cages: Vec<Cage>) -> Result<Rules, CageError> {
+        Ok(Rules::killer(Cages::new(shape, cages)?))
+    }
+
+    /// The rules a caller describes, for a grid of `shape`; the first fault found is the
+    /// error (regions, then windows, then cages).
+    pub fn new(shape: Shape, spec: RuleSpec) -> Result<Rules, RulesError> {
+        let regions = spec
+            .regions
+            .map(|labels| Regions::new(shape, &labels))
+            .transpose()?;
+        if spec.windows && shape != Shape::NINE {
+            return Err(RulesError::WindowsNeedNine { side: shape.side() });
+        }
         Ok(Rules {
-            cages: Cages::new(shape, cages)?,
+            regions,
+            diagonals: spec.diagonals,
+            windows: spec.windows,
+            cages: Cages::new(shape, spec.cages)?,
         })
     }
 
@@ -46,10 +100,58 @@ impl Rules {
         &self.cages
     }
 
+    /// The Jigsaw regions, when they replace the boxes.
+    pub fn regions(&self) -> Option<&Regions> {
+        self.regions.as_ref()
+    }
+
+    /// Whether both main diagonals are houses.
+    pub fn diagonals(&self) -> bool {
+        self.diagonals
+    }
+
+    /// Whether the four Hyper windows are houses.
+    pub fn windows(&self) -> bool {
+        self.windows
+    }
+
     /// Only rows, columns and boxes: nothing a classic solver would miss.
     pub fn is_classic(&self) -> bool {
-        self.cages.is_empty()
+        self.regions.is_none() && !self.diagonals && !self.windows && self.cages.is_empty()
     }
+
+    /// The 0-based box (or Jigsaw region) of `cell`.
+    pub fn region_of(&self, cell: Cell) -> usize {
+        match &self.regions {
+            Some(regions) => regions.region_of(cell),
+            None => self.shape().box_of(cell.row(), cell.col()),
+        }
+    }
+
+    /// "9x9", "9x9 Killer", "9x9 Jigsaw X": how a puzzle under these rules is named in
+    /// messages.
+    pub fn kind(&self) -> String {
+        let side = self.shape().side();
+        let mut name = format!("{side}x{side}");
+        for (on, word) in [
+            (self.regions.is_some(), "Jigsaw"),
+            (self.windows, "Hyper"),
+            (self.diagonals, "X"),
+            (!self.cages.is_empty(), "Killer"),
+        ] {
+            if on {
+                name.push(' ');
+                name.push_str(word);
+            }
+        }
+        name
+    }
+}
+
+/// The cells of Hyper window `index` (0-3) of a 9x9 grid, in reading order.
+pub(crate) fn window_cell(index: usize, i: usize) -> (usize, usize) {
+    let (top, left) = WINDOW_CORNERS[index];
+    (top + i / 3, left + i % 3)
 }
 
 /// One cage as a caller describes it: the sum and the cells as 0-based (row, column).
@@ -213,7 +315,7 @@ impl Cages {
                     max,
                 });
             }
-            if let Some(cell) = first_unconnected(&cells, &owner, side, number) {
+            if let Some(cell) = first_unconnected(&cells, side) {
                 return Err(CageError::NotContiguous { cage: number, cell });
             }
             cells.sort();
@@ -252,36 +354,6 @@ impl Cages {
     pub fn max_size(&self) -> usize {
         self.cages.iter().map(|c| c.cells.len()).max().unwrap_or(0)
     }
-}
-
-/// Flood fill from the cage's first cell through cells owned by the same cage; the first
-/// cell (in the order given) it does not reach, if any. An explicit stack, no recursion.
-fn first_unconnected(cells: &[Cell], owner: &[usize], side: usize, number: usize) -> Option<Cell> {
-    let mut reached = vec![false; cells.len()];
-    let index_of =
-        |row: usize, col: usize| cells.iter().position(|c| c.row() == row && c.col() == col);
-    let mut stack = vec![0usize];
-    reached[0] = true;
-    while let Some(i) = stack.pop() {
-        let (row, col) = (cells[i].row(), cells[i].col());
-        let neighbours = [
-            (row.wrapping_sub(1), col),
-            (row + 1, col),
-            (row, col.wrapping_sub(1)),
-            (row, col + 1),
-        ];
-        for (r, c) in neighbours {
-            if r < side && c < side && owner[r * side + c] == number {
-                if let Some(j) = index_of(r, c) {
-                    if !reached[j] {
-                        reached[j] = true;
-                        stack.push(j);
-                    }
-                }
-            }
-        }
-    }
-    reached.iter().position(|&r| !r).map(|i| cells[i])
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::grid::{Cell, Digit, Grid, Shape};
-use super::rules::Rules;
+use super::rules::{window_cell, Rules};
 
 /// The kinds of group a digit must not repeat in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -15,6 +15,13 @@ pub enum UnitKind {
     Row,
     Column,
     Box,
+    /// A Jigsaw region, in place of the boxes.
+    Region,
+    /// A main diagonal (Sudoku X): index 0 runs from the top-left corner, 1 from the
+    /// top-right.
+    Diagonal,
+    /// A Hyper window (9x9): index 0-3 in reading order.
+    Window,
     /// A Killer cage (its digits are distinct too).
     Cage,
 }
@@ -26,33 +33,60 @@ impl UnitKind {
             UnitKind::Row => "row",
             UnitKind::Column => "column",
             UnitKind::Box => "box",
+            UnitKind::Region => "region",
+            UnitKind::Diagonal => "diagonal",
+            UnitKind::Window => "window",
             UnitKind::Cage => "cage",
         }
     }
+
+    /// Lower-case plural: "rows", "boxes".
+    pub const fn plural(self) -> &'static str {
+        match self {
+            UnitKind::Row => "rows",
+            UnitKind::Column => "columns",
+            UnitKind::Box => "boxes",
+            UnitKind::Region => "regions",
+            UnitKind::Diagonal => "diagonals",
+            UnitKind::Window => "windows",
+            UnitKind::Cage => "cages",
+        }
+    }
+
+    /// Whether each digit appears exactly once in a unit of this kind (a cage holds fewer).
+    pub const fn is_house(self) -> bool {
+        !matches!(self, UnitKind::Cage)
+    }
 }
 
-/// One row, column, box or cage.
+/// One row, column, box, region, diagonal, window or cage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Unit {
     pub kind: UnitKind,
-    /// 0-based; boxes are numbered in reading order, cages in the order given.
+    /// 0-based; boxes, regions and windows are numbered in reading order, cages in the order
+    /// given.
     pub index: usize,
 }
 
 impl Unit {
-    /// The cells of a row, column or box of `shape`, in reading order. A cage's cells are
-    /// the rules' to give ([`Rules::units`]); here a cage has none.
+    /// The cells of a unit whose cells the shape alone decides (row, column, box, diagonal,
+    /// window), in reading order. Regions and cages belong to the rules
+    /// ([`Rules::cells_of`]); here they have none.
     pub fn cells_in(self, shape: Shape) -> impl Iterator<Item = Cell> {
         let Unit { kind, index } = self;
-        let side = if kind == UnitKind::Cage {
-            0
-        } else {
-            shape.side()
+        let side = shape.side();
+        let count = match kind {
+            UnitKind::Region | UnitKind::Cage => 0,
+            UnitKind::Window => 9,
+            _ => side,
         };
-        (0..side).map(move |i| {
+        (0..count).map(move |i| {
             let (row, col) = match kind {
                 UnitKind::Row => (index, i),
                 UnitKind::Column => (i, index),
+                UnitKind::Diagonal if index == 0 => (i, i),
+                UnitKind::Diagonal => (i, side - 1 - i),
+                UnitKind::Window => window_cell(index, i),
                 _ => shape.box_cell(index, i),
             };
             Cell::at(row, col)
@@ -74,23 +108,56 @@ impl fmt::Display for Unit {
 }
 
 impl Rules {
-    /// Every unit of the puzzle with its cells: rows, columns, boxes, then cages.
+    /// Every unit of the puzzle with its cells: rows, columns, boxes (or regions),
+    /// diagonals, windows, then cages.
     pub fn units(&self) -> impl Iterator<Item = (Unit, Vec<Cell>)> + '_ {
-        let shape = self.shape();
-        let lines = Unit::lines_and_boxes(shape).map(move |u| (u, u.cells_in(shape).collect()));
-        let cages = self
-            .cages()
-            .cages()
-            .iter()
-            .enumerate()
-            .map(|(index, cage)| {
-                let unit = Unit {
-                    kind: UnitKind::Cage,
-                    index,
-                };
-                (unit, cage.cells().to_vec())
-            });
-        lines.chain(cages)
+        let cages = (0..self.cages().len()).map(|index| Unit {
+            kind: UnitKind::Cage,
+            index,
+        });
+        self.houses()
+            .chain(cages)
+            .map(move |unit| (unit, self.cells_of(unit)))
+    }
+
+    /// The houses (units holding every digit once): rows, columns, boxes or regions, then
+    /// diagonals and windows when the rules have them.
+    pub fn houses(&self) -> impl Iterator<Item = Unit> + '_ {
+        let side = self.shape().side();
+        let boxes = if self.regions().is_some() {
+            UnitKind::Region
+        } else {
+            UnitKind::Box
+        };
+        let diagonals = if self.diagonals() { 2 } else { 0 };
+        let windows = if self.windows() { 4 } else { 0 };
+        [
+            (UnitKind::Row, side),
+            (UnitKind::Column, side),
+            (boxes, side),
+            (UnitKind::Diagonal, diagonals),
+            (UnitKind::Window, windows),
+        ]
+        .into_iter()
+        .flat_map(|(kind, count)| (0..count).map(move |index| Unit { kind, index }))
+    }
+
+    /// The cells of `unit` under these rules, in reading order (none for a unit the rules do
+    /// not have).
+    pub fn cells_of(&self, unit: Unit) -> Vec<Cell> {
+        match unit.kind {
+            UnitKind::Region => self
+                .regions()
+                .map(|r| r.cells(unit.index).collect())
+                .unwrap_or_default(),
+            UnitKind::Cage => self
+                .cages()
+                .cages()
+                .get(unit.index)
+                .map(|c| c.cells().to_vec())
+                .unwrap_or_default(),
+            _ => unit.cells_in(self.shape()).collect(),
+        }
     }
 }
 
@@ -127,7 +194,7 @@ impl std::error::Error for Conflict {}
 /// What the rules say about a board, without solving it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
-    /// Every repeated digit, by unit (rows, columns, boxes, then cages).
+    /// Every repeated digit, by unit (in the order of [`Rules::units`]).
     pub conflicts: Vec<Conflict>,
     /// No empty cell.
     pub complete: bool,

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::wire::ConflictJson;
 use crate::engine::{
     CageError, Cell, Conflict, Digit, EngineError, Exhausted, ParseError, PlayError, PuzzleError,
-    Stop,
+    RegionError, RulesError, Stop,
 };
 
 /// The media type of every error body.
@@ -49,6 +49,8 @@ pub enum Problem {
     },
     /// The Killer cages are malformed (cell out of range, shared, impossible sum, ...).
     InvalidCages(CageError),
+    /// The Jigsaw regions are malformed (wrong count or size, not connected, ...).
+    InvalidRegions(RegionError),
     /// The player's board lost or changed a given of the puzzle.
     GivenChanged {
         cell: Cell,
@@ -131,6 +133,7 @@ impl Problem {
             }
             Problem::GivenChanged { .. } => Some("/board".to_string()),
             Problem::InvalidCages(err) => Some(format!("/cages/{}", err.cage() - 1)),
+            Problem::InvalidRegions(_) => Some("/regions".to_string()),
             _ => None,
         }
     }
@@ -142,11 +145,24 @@ impl From<CageError> for Problem {
     }
 }
 
+impl From<RulesError> for Problem {
+    fn from(err: RulesError) -> Problem {
+        match err {
+            RulesError::Cages(err) => Problem::InvalidCages(err),
+            RulesError::Regions(err) => Problem::InvalidRegions(err),
+            RulesError::WindowsNeedNine { .. } => Problem::Unsupported {
+                detail: err.to_string(),
+                pointer: Some("/windows".to_string()),
+            },
+        }
+    }
+}
+
 impl From<PuzzleError> for Problem {
     fn from(err: PuzzleError) -> Problem {
         match err {
             PuzzleError::Board(err) => err.into(),
-            PuzzleError::Cages(err) => err.into(),
+            PuzzleError::Rules(err) => err.into(),
             PuzzleError::Conflicts(conflicts) => Problem::ConflictingGivens {
                 field: "board",
                 conflicts,
@@ -280,6 +296,7 @@ impl Problem {
             Problem::InvalidRequest { .. } => "invalid-request",
             Problem::InvalidBoard { .. } => "invalid-board",
             Problem::InvalidCages(_) => "invalid-cages",
+            Problem::InvalidRegions(_) => "invalid-regions",
             Problem::GivenChanged { .. } => "given-changed",
             Problem::Unsupported { .. } => "unsupported",
             Problem::ConflictingGivens { .. } => "conflicting-givens",
@@ -305,6 +322,7 @@ impl Problem {
             Problem::InvalidRequest { .. }
             | Problem::InvalidBoard { .. }
             | Problem::InvalidCages(_)
+            | Problem::InvalidRegions(_)
             | Problem::GivenChanged { .. }
             | Problem::Unsupported { .. }
             | Problem::ConflictingGivens { .. }
@@ -330,6 +348,7 @@ impl Problem {
             Problem::InvalidRequest { .. } => "Request does not match the expected shape",
             Problem::InvalidBoard { .. } => "Board is malformed",
             Problem::InvalidCages(_) => "Cages are malformed",
+            Problem::InvalidRegions(_) => "Regions are malformed",
             Problem::GivenChanged { .. } => "Board changed a given",
             Problem::Unsupported { .. } => "Not supported for this puzzle",
             Problem::ConflictingGivens { .. } => "Board breaks the rules",
@@ -359,6 +378,7 @@ impl Problem {
             | Problem::UnsupportedMediaType { detail } => detail.clone(),
             Problem::InvalidBoard { field, error } => named(field, error),
             Problem::InvalidCages(err) => err.to_string(),
+            Problem::InvalidRegions(err) => err.to_string(),
             Problem::GivenChanged { cell, given, found } => {
                 let found = found.map_or("nothing".to_string(), |d| d.to_char().to_string());
                 format!(
@@ -410,6 +430,10 @@ impl Problem {
                 (row.map(|r| r - 1), col.map(|c| c - 1))
             }
             Problem::GivenChanged { cell, .. } => (Some(cell.row()), Some(cell.col())),
+            Problem::InvalidRegions(err) => match err.cell() {
+                Some(cell) => (Some(cell.row()), Some(cell.col())),
+                None => (None, None),
+            },
             _ => (None, None),
         };
         ProblemBody {

@@ -108,7 +108,7 @@ pub(crate) fn unit_index(unit: Unit) -> usize {
         UnitKind::Column => SIZE,
         UnitKind::Box => 2 * SIZE,
         // The classic tables hold rows, columns and boxes; units come from `unit(k)`.
-        UnitKind::Cage => unreachable!("the classic unit tables have no cages"),
+        _ => unreachable!("the classic unit tables hold rows, columns and boxes only"),
     };
     base + unit.index % SIZE
 }

@@ -64,6 +64,6 @@ fn place(unit: Unit, pos: Cell) -> String {
     match unit.kind {
         UnitKind::Row => format!("column {}", pos.col() + 1),
         UnitKind::Column => format!("row {}", pos.row() + 1),
-        UnitKind::Box | UnitKind::Cage => pos.to_string(),
+        _ => pos.to_string(),
     }
 }

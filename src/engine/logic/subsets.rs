@@ -111,7 +111,7 @@ pub fn hidden(marks: &Candidates, size: u32) -> Option<Step> {
                     let rows: Vec<usize> = cells.iter().map(|p| p.row() + 1).collect();
                     format!("rows {}", list(&rows))
                 }
-                UnitKind::Box | UnitKind::Cage => list(&cells),
+                _ => list(&cells),
             };
             let explanation = format!(
                 "In {unit}, {} can only go in {places_text}, so the other candidates are removed \

@@ -34,22 +34,17 @@ pub(crate) fn cells_in_unit(unit: Unit, cells: &[Cell]) -> String {
             let noun = if rows.len() == 1 { "row" } else { "rows" };
             format!("column {}, {noun} {}", unit.index + 1, list(&rows))
         }
-        UnitKind::Box | UnitKind::Cage => list(cells),
+        _ => list(cells),
     }
 }
 
 /// "rows 2 and 7" / "columns 1, 4 and 7" for a set of 0-based line indices.
 pub(crate) fn lines(kind: UnitKind, indices: &[usize]) -> String {
     let one_based: Vec<usize> = indices.iter().map(|i| i + 1).collect();
-    let noun = match (kind, one_based.len()) {
-        (UnitKind::Row, 1) => "row",
-        (UnitKind::Row, _) => "rows",
-        (UnitKind::Column, 1) => "column",
-        (UnitKind::Column, _) => "columns",
-        (UnitKind::Box, 1) => "box",
-        (UnitKind::Box, _) => "boxes",
-        (UnitKind::Cage, 1) => "cage",
-        (UnitKind::Cage, _) => "cages",
+    let noun = if one_based.len() == 1 {
+        kind.name()
+    } else {
+        kind.plural()
     };
     format!("{noun} {}", list(&one_based))
 }

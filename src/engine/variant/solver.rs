@@ -51,6 +51,10 @@ pub const OPS_PER_UNIT: u64 = 1_000;
 /// Largest leftover of a run of rows or columns kept as a sum region.
 const BAND_REST_MAX: usize = 6;
 
+/// Houses one cell can be in: a row, a column, a box or region, both diagonals (the centre
+/// of an odd grid) and a window.
+const MAX_HOUSES_PER_CELL: usize = 6;
+
 /// Marks a cell whose digit has already been removed from its peers.
 const PLACED: u32 = 1 << 31;
 
@@ -71,10 +75,12 @@ struct Layout {
     /// `peers[peer_start[i]..peer_start[i + 1]]`: every cell that must differ from cell `i`.
     peer_start: Vec<u32>,
     peers: Vec<u16>,
-    /// `3 * side` units of `side` cells: rows, columns, boxes.
+    /// The houses, `side` cells each: rows, columns, boxes or regions, then any diagonals
+    /// and windows.
     units: Vec<u16>,
-    /// The box of each cell.
-    cell_box: Vec<u8>,
+    /// `cell_units[cell_unit_start[i]..cell_unit_start[i + 1]]`: the houses of cell `i`.
+    cell_unit_start: Vec<u32>,
+    cell_units: Vec<u16>,
     /// `cage_cells[cage_start[k]..cage_start[k + 1]]` with sum `cage_sums[k]`.
     cage_start: Vec<u32>,
     cage_cells: Vec<u16>,
@@ -97,22 +103,32 @@ impl Layout {
         self.side = side;
         self.cells = cells;
         self.all = shape.all_digits();
-        self.cell_box.clear();
-        self.cell_box
-            .extend((0..cells).map(|i| shape.box_of(i / side, i % side) as u8));
-
+        let rules = puzzle.rules();
         self.units.clear();
-        for r in 0..side {
-            self.units.extend((0..side).map(|c| (r * side + c) as u16));
+        for unit in rules.houses() {
+            let unit_cells = rules.cells_of(unit);
+            debug_assert_eq!(unit_cells.len(), side);
+            self.units
+                .extend(unit_cells.iter().map(|c| (c.row() * side + c.col()) as u16));
         }
-        for c in 0..side {
-            self.units.extend((0..side).map(|r| (r * side + c) as u16));
+        // Each cell's houses: counted, then filled in house order.
+        self.cell_unit_start.clear();
+        self.cell_unit_start.resize(cells + 1, 0);
+        for &i in &self.units {
+            self.cell_unit_start[usize::from(i) + 1] += 1;
         }
-        for b in 0..side {
-            self.units.extend((0..side).map(|i| {
-                let (r, c) = shape.box_cell(b, i);
-                (r * side + c) as u16
-            }));
+        for i in 0..cells {
+            self.cell_unit_start[i + 1] += self.cell_unit_start[i];
+        }
+        self.cell_units.clear();
+        self.cell_units.resize(self.units.len(), 0);
+        let mut next: Vec<u32> = self.cell_unit_start[..cells].to_vec();
+        for (u, house) in self.units.chunks_exact(side).enumerate() {
+            for &i in house {
+                let slot = &mut next[usize::from(i)];
+                self.cell_units[*slot as usize] = u as u16;
+                *slot += 1;
+            }
         }
 
         self.cage_start.clear();
@@ -139,8 +155,6 @@ impl Layout {
         self.peer_start.push(0);
         let mut seen = vec![false; cells];
         for i in 0..cells {
-            let (r, c) = (i / side, i % side);
-            let b = shape.box_of(r, c);
             let mut add = |j: u16, peers: &mut Vec<u16>| {
                 let j_usize = usize::from(j);
                 if j_usize != i && !seen[j_usize] {
@@ -149,7 +163,9 @@ impl Layout {
                 }
             };
             let first = self.peers.len();
-            for unit in [r, side + c, 2 * side + b] {
+            let houses = self.cell_unit_start[i] as usize..self.cell_unit_start[i + 1] as usize;
+            for &unit in &self.cell_units[houses] {
+                let unit = usize::from(unit);
                 for k in 0..side {
                     add(self.units[unit * side + k], &mut self.peers);
                 }
@@ -165,14 +181,14 @@ impl Layout {
             }
             self.peer_start.push(self.peers.len() as u32);
         }
-        // Units and peers, the cage lists, and the innie scans: each run of lines looks at
-        // every cage cell and every cell once.
+        // Houses and peers (each cell's houses in full), the cage lists, and the innie scans:
+        // each run of lines looks at every cage cell and every cell once.
         let cage_cells = self.cage_cells.len() as u64;
         let runs = (side * side) as u64;
-        (cells as u64) * (3 * side as u64) + runs * (cage_cells + cells as u64)
+        (self.units.len() as u64) * (side as u64 + 1) + runs * (cage_cells + cells as u64)
     }
 
-    /// The "45 rule": in every unit, the cells not covered by cages lying wholly inside it
+    /// The "45 rule": in every house, the cells not covered by cages lying wholly inside it
     /// must make up the rest of the unit's total. They are distinct (one unit), so they are
     /// one more cage for the pruning, one that no caller wrote. Found once per puzzle; a unit
     /// whose inner cages already exceed the total (or fill it with the wrong total) makes
@@ -184,7 +200,7 @@ impl Layout {
         let side = self.side;
         let mut in_unit = vec![false; self.cells];
         let mut inside = vec![false; real];
-        for u in 0..3 * side {
+        for u in 0..self.units.len() / side {
             let unit = &self.units[u * side..(u + 1) * side];
             for &i in unit {
                 in_unit[usize::from(i)] = true;
@@ -283,6 +299,11 @@ impl Layout {
 
     fn peers_of(&self, i: usize) -> &[u16] {
         &self.peers[self.peer_start[i] as usize..self.peer_start[i + 1] as usize]
+    }
+
+    /// The houses (indices into `units`) of cell `i`.
+    fn houses_of(&self, i: usize) -> &[u16] {
+        &self.cell_units[self.cell_unit_start[i] as usize..self.cell_unit_start[i + 1] as usize]
     }
 }
 
@@ -597,28 +618,27 @@ fn propagate(
                 }
             }
             // Digits every completion uses: place one that has a single cell left; when its
-            // cells share a row, column or box, no other cell of that unit can hold it.
+            // cells share a house, no other cell of that house can hold it.
             let mut must = must & keep;
             while must != 0 {
                 let bit = must & must.wrapping_neg();
                 must ^= bit;
                 let mut spot = usize::MAX;
                 let mut spots = 0;
-                // Units (row, column, box) shared by every cell that can hold the digit.
-                let mut shared = [usize::MAX; 3];
+                // Houses shared by every cell that can hold the digit: the first such cell's
+                // houses, less those a later one is not in.
+                let mut shared = [usize::MAX; MAX_HOUSES_PER_CELL];
                 for &i in cage {
                     let i = usize::from(i);
                     let c = frame[i];
                     if c & PLACED == 0 && c & bit != 0 {
-                        let units = [
-                            i / side,
-                            side + i % side,
-                            2 * side + usize::from(layout.cell_box[i]),
-                        ];
-                        for (have, unit) in shared.iter_mut().zip(units) {
+                        let houses = layout.houses_of(i);
+                        for (k, have) in shared.iter_mut().enumerate() {
                             if spots == 0 {
-                                *have = unit;
-                            } else if *have != unit {
+                                *have = houses.get(k).map_or(usize::MAX, |&u| usize::from(u));
+                            } else if *have != usize::MAX
+                                && !houses.iter().any(|&u| usize::from(u) == *have)
+                            {
                                 *have = usize::MAX;
                             }
                         }
@@ -626,7 +646,7 @@ fn propagate(
                         spot = i;
                     }
                 }
-                meter.add((cage.len() + 3 * side) as u64)?;
+                meter.add((cage.len() * MAX_HOUSES_PER_CELL + 3 * side) as u64)?;
                 match spots {
                     0 => return Ok(Progress::Contradiction),
                     1 => {

@@ -8,9 +8,10 @@ use crate::engine::board::{Board, ClassicPuzzle};
 use crate::engine::budget::{Budget, Stop};
 use crate::engine::grid::{Cell, Digit, Grid, Shape};
 use crate::engine::puzzle::{Counted, Puzzle};
-use crate::engine::rules::{Cage, Cages, Rules};
+use crate::engine::rules::{Cage, Cages, RuleSpec, Rules, RulesError};
 use crate::engine::solver::Solver;
 use crate::engine::validate::conflicts;
+use crate::engine::validate::UnitKind;
 
 fn cell(row: usize, col: usize) -> Cell {
     Cell::new(row, col).unwrap()
@@ -74,7 +75,8 @@ fn empty_uniquely(full: &Grid, seed: u64, tries: usize) -> Grid {
 /// `solution` is full, breaks no rule, keeps the givens of `puzzle` and meets every cage.
 fn assert_solves(puzzle: &Puzzle, solution: &Grid) {
     assert!(solution.is_full());
-    assert!(conflicts(solution, &Rules::classic(solution.shape())).is_empty());
+    // Every house of the puzzle's rules (diagonals, windows, regions, cages included).
+    assert!(conflicts(solution, puzzle.rules()).is_empty());
     for (at, d) in puzzle.grid().givens() {
         assert_eq!(solution.get(at), Some(d), "given at {at}");
     }
@@ -357,4 +359,216 @@ fn cages_that_break_a_run_of_rows_make_the_puzzle_impossible() {
     let counted = count(&killer(Grid::empty(Shape::SIX), cages), 2);
     assert_eq!(counted.count, 0);
     assert_eq!(counted.stats.guesses, 0);
+}
+
+/// The rules a spec describes for `shape` (valid by construction in these tests).
+fn rules(shape: Shape, spec: RuleSpec) -> Rules {
+    Rules::new(shape, spec).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A 9x9 Jigsaw layout that [`JIGSAW9_SOLUTION`] fills: the boxes, with six pairs of cells
+/// holding the same digit traded between neighbouring regions.
+const JIGSAW9: [&str; 9] = [
+    "111222333",
+    "111222363",
+    "111222363",
+    "444455663",
+    "444555663",
+    "445555669",
+    "777888969",
+    "777888999",
+    "777888999",
+];
+
+const JIGSAW9_SOLUTION: &str =
+    "957348216134265879268197534729584163483612957615739428392456781871923645546871392";
+
+fn jigsaw9() -> RuleSpec {
+    RuleSpec {
+        regions: Some(
+            JIGSAW9
+                .iter()
+                .map(|r| r.chars().map(|c| Some(c.to_string())).collect())
+                .collect(),
+        ),
+        ..RuleSpec::default()
+    }
+}
+
+#[test]
+fn each_variant_solves_an_empty_grid_within_its_houses() {
+    let variants = [
+        (
+            "X",
+            RuleSpec {
+                diagonals: true,
+                ..RuleSpec::default()
+            },
+        ),
+        (
+            "Hyper",
+            RuleSpec {
+                windows: true,
+                ..RuleSpec::default()
+            },
+        ),
+        (
+            "X Hyper",
+            RuleSpec {
+                diagonals: true,
+                windows: true,
+                ..RuleSpec::default()
+            },
+        ),
+    ];
+    for (name, spec) in variants {
+        let rules = rules(Shape::NINE, spec);
+        assert!(!rules.is_classic(), "{name}");
+        let puzzle = Puzzle::new(Grid::empty(Shape::NINE), rules).unwrap();
+        let counted = count(&puzzle, 2);
+        assert_eq!(counted.count, 2, "{name}");
+        for solution in [&counted.first, &counted.second] {
+            let solution = solution.as_ref().unwrap().grid();
+            assert_solves(&puzzle, solution);
+            // And the classic check alone would not have caught a broken variant house.
+            let houses = puzzle.rules().houses().count();
+            assert!(houses > 27 || puzzle.rules().regions().is_some(), "{name}");
+        }
+    }
+}
+
+#[test]
+fn diagonals_work_on_every_size() {
+    for shape in Shape::ALL.into_iter().filter(|s| s.side() <= 9) {
+        let rules = rules(
+            shape,
+            RuleSpec {
+                diagonals: true,
+                ..RuleSpec::default()
+            },
+        );
+        let puzzle = Puzzle::new(Grid::empty(shape), rules).unwrap();
+        let counted = count(&puzzle, 1);
+        assert_eq!(counted.count, 1, "{shape}");
+        let solution = counted.first.unwrap();
+        assert_solves(&puzzle, solution.grid());
+        let side = shape.side();
+        let anti: Vec<u8> = (0..side)
+            .map(|i| solution.grid().get(cell(i, side - 1 - i)).unwrap().get())
+            .collect();
+        let mut sorted = anti.clone();
+        sorted.sort_unstable();
+        assert_eq!(
+            sorted,
+            (1..=side as u8).collect::<Vec<_>>(),
+            "{shape}: {anti:?}"
+        );
+    }
+}
+
+#[test]
+fn a_variant_house_makes_givens_clash_and_changes_the_count() {
+    // Two 5s on the main diagonal: fine in a classic grid, a clash in Sudoku X.
+    let mut grid = Grid::empty(Shape::NINE);
+    grid.set(cell(0, 0), Digit::new(5)).unwrap();
+    grid.set(cell(4, 4), Digit::new(5)).unwrap();
+    assert!(Puzzle::classic(grid.clone()).is_ok());
+    let x = rules(
+        Shape::NINE,
+        RuleSpec {
+            diagonals: true,
+            ..RuleSpec::default()
+        },
+    );
+    let found = conflicts(&grid, &x);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].unit.kind, UnitKind::Diagonal);
+    assert_eq!(
+        found[0].to_string(),
+        "digit 5 repeats in diagonal 1: row 1, column 1 and row 5, column 5"
+    );
+    // Two 7s in one window, in different boxes, rows and columns.
+    let mut grid = Grid::empty(Shape::NINE);
+    grid.set(cell(1, 1), Digit::new(7)).unwrap();
+    grid.set(cell(3, 3), Digit::new(7)).unwrap();
+    let hyper = rules(
+        Shape::NINE,
+        RuleSpec {
+            windows: true,
+            ..RuleSpec::default()
+        },
+    );
+    let found = conflicts(&grid, &hyper);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].unit.to_string(), "window 1");
+}
+
+#[test]
+fn jigsaw_regions_replace_the_boxes() {
+    let jigsaw = rules(Shape::NINE, jigsaw9());
+    let kinds: Vec<UnitKind> = jigsaw.houses().map(|u| u.kind).collect();
+    assert_eq!(kinds.len(), 27);
+    assert!(kinds.contains(&UnitKind::Region) && !kinds.contains(&UnitKind::Box));
+    // Rows 4 and 6, columns 4 and 1: boxes 5 and 4 classically, one region here (the fifth
+    // region in reading order of first cells).
+    let mut grid = Grid::empty(Shape::NINE);
+    grid.set(cell(3, 3), Digit::new(4)).unwrap();
+    grid.set(cell(5, 0), Digit::new(4)).unwrap();
+    assert!(Puzzle::classic(grid.clone()).is_ok());
+    let found = conflicts(&grid, &jigsaw);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].unit.to_string(), "region 5");
+    // The layout's solution keeps every region; with half its cells emptied, the solver
+    // finds a grid that keeps them too, which a classic grid does not.
+    let solution = Grid::from_line(JIGSAW9_SOLUTION).unwrap();
+    assert!(conflicts(&solution, &jigsaw).is_empty());
+    let mut givens = solution.clone();
+    let mut order: Vec<usize> = (0..81).collect();
+    SplitMix64::new(9).shuffle(&mut order);
+    for &i in &order[..45] {
+        givens.set(cell(i / 9, i % 9), None).unwrap();
+    }
+    let puzzle = Puzzle::new(givens, jigsaw.clone()).unwrap();
+    let found = count(&puzzle, 2);
+    assert!(found.count >= 1);
+    assert_solves(&puzzle, found.first.unwrap().grid());
+    assert!(!conflicts(&full_grid(Shape::NINE, 3), &jigsaw).is_empty());
+}
+
+#[test]
+fn windows_exist_only_on_nine_by_nine() {
+    let spec = RuleSpec {
+        windows: true,
+        ..RuleSpec::default()
+    };
+    assert_eq!(
+        Rules::new(Shape::SIXTEEN, spec).unwrap_err(),
+        RulesError::WindowsNeedNine { side: 16 }
+    );
+}
+
+#[test]
+fn variant_killers_meet_cages_and_houses() {
+    // A Killer X: the cages of a generated killer, with the diagonals added. Its solution
+    // must satisfy both, so it differs from the plain killer's when that breaks a diagonal.
+    let killer = random_killer(11);
+    let spec = RuleSpec {
+        diagonals: true,
+        cages: killer
+            .cages
+            .cages()
+            .iter()
+            .map(|c| Cage {
+                sum: c.sum(),
+                cells: c.cells().iter().map(|at| (at.row(), at.col())).collect(),
+            })
+            .collect(),
+        ..RuleSpec::default()
+    };
+    let puzzle = Puzzle::new(Grid::empty(Shape::NINE), rules(Shape::NINE, spec)).unwrap();
+    let counted = count(&puzzle, 2);
+    match counted.first {
+        Some(solution) => assert_solves(&puzzle, solution.grid()),
+        None => assert!(!conflicts(&killer.solution, puzzle.rules()).is_empty()),
+    }
 }
