@@ -94,7 +94,9 @@ async fn generate_is_reproducible_by_seed_and_symmetric_on_request() {
 async fn grade_says_how_hard_and_why() {
     let server = TestServer::start().await;
     let body = ok_json(post(&server, "/grade", json!({"board": SEED})).await).await;
-    assert_eq!(body["difficulty"], "easy");
+    // Its hardest step is a direct hidden pair, 2.0 on the Sudoku Explainer scale: medium.
+    assert_eq!(body["difficulty"], "medium");
+    assert_eq!(body["rating"], 2.0);
     assert_eq!(body["needs_guessing"], false);
     assert_eq!(body["unique"], true);
     assert!(body["counts"]["naked_single"].as_u64().unwrap() > 0);
@@ -102,7 +104,7 @@ async fn grade_says_how_hard_and_why() {
 
     let empty = ok_json(post(&server, "/grade", json!({"board": ".".repeat(81)})).await).await;
     assert_eq!(empty["unique"], false);
-    assert_eq!(empty["difficulty"], "expert");
+    assert_eq!(empty["difficulty"], "extreme");
 
     let unsolvable = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
     let response = post(&server, "/grade", json!({ "board": unsolvable })).await;

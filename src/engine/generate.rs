@@ -205,6 +205,7 @@ fn carve(
 fn full_grid_grade() -> Grade {
     Grade {
         difficulty: Difficulty::Easy,
+        rating: Default::default(),
         hardest: None,
         counts: Default::default(),
         score: 0,
@@ -337,7 +338,7 @@ mod tests {
 
     #[test]
     fn every_difficulty_is_hit_with_a_unique_solution() {
-        for difficulty in Difficulty::ALL {
+        for difficulty in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
             for seed in 0..2 {
                 for symmetry in [Symmetry::None, Symmetry::Rotational] {
                     let g = generate(difficulty, seed, symmetry);

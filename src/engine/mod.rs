@@ -18,7 +18,7 @@ pub use board::{Board, Digit, ParseError, Pos};
 pub use generate::{generate, Generated, Symmetry};
 pub use logic::{
     candidates, grade, hint, hint_with_givens, next_step, Candidates, Difficulty, Grade, Hint,
-    Step, Technique,
+    Rating, Rules, Step, Technique,
 };
 pub use solver::{Counted, GaveUp, Solution, Solver, Stats};
 pub use validate::{conflicts, validate, Conflict, Puzzle, Report, Unit, UnitKind};

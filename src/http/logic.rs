@@ -85,6 +85,8 @@ impl From<&Step> for StepJson {
 #[derive(Debug, Serialize)]
 pub struct GradeJson {
     pub difficulty: &'static str,
+    /// The Sudoku Explainer rating, one decimal (e.g. 7.2).
+    pub rating: f64,
     /// The hardest technique used, if any.
     pub hardest: Option<&'static str>,
     /// Steps applied, by technique.
@@ -97,6 +99,7 @@ impl From<&Grade> for GradeJson {
     fn from(grade: &Grade) -> Self {
         GradeJson {
             difficulty: grade.difficulty.name(),
+            rating: grade.rating.value(),
             hardest: grade.hardest.map(|t| t.name()),
             counts: grade.counts.iter().map(|(t, &n)| (t.name(), n)).collect(),
             score: grade.score,

@@ -11,7 +11,7 @@ use crate::engine::solver::Solver;
 use crate::engine::validate::{conflicts, Conflict, Puzzle};
 
 use super::text::capitalize;
-use super::{next_step, Candidates, Step};
+use super::{Candidates, Rules, Step};
 
 /// What to tell a player about their board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,9 +125,11 @@ pub fn hint_with_givens(givens: &Board, board: &Board, solver: &mut Solver) -> H
     if board.is_full() {
         return Hint::Solved;
     }
+    // The puzzle has exactly one solution here, so uniqueness techniques are sound.
+    let rules = Rules::unique();
     let mut marks = Candidates::new(board);
     let mut setup = Vec::new();
-    while let Some(step) = next_step(&marks) {
+    while let Some(step) = rules.next_step(&marks) {
         if !step.placements.is_empty() {
             return Hint::Step { setup, step };
         }

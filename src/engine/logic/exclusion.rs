@@ -1,0 +1,178 @@
+//! Aligned exclusion: for two (6.2) or three (7.5) cells, try every combination of their
+//! candidates. A combination is impossible when two of the cells that see each other would
+//! hold the same digit, or when it would take every candidate of a small cell that all of them
+//! see. A candidate that appears in no possible combination is removed.
+//!
+//! As in SE, base cells are cells with at least two candidates that see at least one small
+//! cell (bivalue for pairs, two or three candidates for triples), and a set needs at least two
+//! small cells seen by all its cells.
+
+use crate::engine::board::Pos;
+
+use super::candidates::{digit, indices_of, Candidates};
+use super::cellset::CellSet;
+use super::rating::Rating;
+use super::text::{capitalize, list};
+use super::{Step, Technique};
+
+/// The base cells and, for each, the small cells it sees.
+fn base_cells(marks: &Candidates, largest_excluder: u32) -> Vec<(usize, CellSet)> {
+    let g = marks.geometry();
+    let mut out = Vec::new();
+    for c in 0..81 {
+        if marks.mask(c).count_ones() < 2 {
+            continue;
+        }
+        let peers = g.peers(c);
+        if peers.iter().any(|p| marks.mask(p).count_ones() == 1) {
+            continue;
+        }
+        let excluders: CellSet = peers
+            .iter()
+            .filter(|&p| (2..=largest_excluder).contains(&marks.mask(p).count_ones()))
+            .collect();
+        if !excluders.is_empty() {
+            out.push((c, excluders));
+        }
+    }
+    out
+}
+
+/// Pairs of indices below `n` in SE's order: (0,1), (0,2), (1,2), (0,3), ...
+fn pairs(n: usize) -> impl Iterator<Item = (usize, usize)> {
+    (1..n).flat_map(|b| (0..b).map(move |a| (a, b)))
+}
+
+/// The eliminations aligned exclusion gives on `cells` with the small cells `excluders`.
+fn exclude(marks: &Candidates, cells: &[usize], excluders: CellSet) -> Vec<(usize, usize)> {
+    let g = marks.geometry();
+    let masks: Vec<u16> = cells.iter().map(|&c| marks.mask(c)).collect();
+    let small: Vec<u16> = excluders.iter().map(|c| marks.mask(c)).collect();
+    let mut allowed = vec![0u16; cells.len()];
+    let mut choice = vec![0usize; cells.len()];
+    let mut visit = |choice: &[usize]| {
+        let taken = choice.iter().fold(0u16, |acc, &d| acc | 1 << d);
+        for i in 0..cells.len() {
+            for j in i + 1..cells.len() {
+                if choice[i] == choice[j] && g.sees(cells[i], cells[j]) {
+                    return;
+                }
+            }
+        }
+        if small.iter().any(|&m| m & !taken == 0) {
+            return;
+        }
+        for (i, &d) in choice.iter().enumerate() {
+            allowed[i] |= 1 << d;
+        }
+    };
+    combine(&masks, 0, &mut choice, &mut visit);
+    cells
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &c)| indices_of(masks[i] & !allowed[i]).map(move |d| (c, d)))
+        .collect()
+}
+
+/// Calls `visit` with every choice of one candidate per cell.
+fn combine(masks: &[u16], i: usize, choice: &mut [usize], visit: &mut impl FnMut(&[usize])) {
+    if i == masks.len() {
+        visit(choice);
+        return;
+    }
+    for d in indices_of(masks[i]) {
+        choice[i] = d;
+        combine(masks, i + 1, choice, visit);
+    }
+}
+
+/// Aligned pair exclusion (6.2): the first pair of base cells that eliminates something.
+pub fn aligned_pair(marks: &Candidates) -> Option<Step> {
+    let bases = base_cells(marks, 2);
+    for (a, b) in pairs(bases.len()) {
+        let common = bases[a].1 & bases[b].1;
+        if common.len() < 2 {
+            continue;
+        }
+        let cells = [bases[a].0, bases[b].0];
+        let removed = exclude(marks, &cells, common);
+        if !removed.is_empty() {
+            return Some(step(
+                Technique::AlignedPairExclusion,
+                62,
+                &cells,
+                common,
+                removed,
+            ));
+        }
+    }
+    None
+}
+
+/// Aligned triple exclusion (7.5): base pairs as above, completed by a base cell among the
+/// small cells either of them sees.
+pub fn aligned_triple(marks: &Candidates) -> Option<Step> {
+    let bases = base_cells(marks, 3);
+    let base_set: CellSet = bases.iter().map(|&(c, _)| c).collect();
+    for (a, b) in pairs(bases.len()) {
+        let (c0, c1) = (bases[a].0, bases[b].0);
+        let twins =
+            (bases[a].1 | bases[b].1) & (base_set - CellSet::single(c0) - CellSet::single(c1));
+        // SE keeps the first cell's small cells in order, then the second's new ones.
+        let ordered: Vec<usize> = (bases[a].1 & twins)
+            .iter()
+            .chain((bases[b].1 & (twins - bases[a].1)).iter())
+            .collect();
+        for c2 in ordered {
+            let Some(&(_, third)) = bases.iter().find(|&&(c, _)| c == c2) else {
+                continue;
+            };
+            let common = bases[a].1 & bases[b].1 & third;
+            if common.len() < 2 {
+                continue;
+            }
+            let cells = [c0, c1, c2];
+            let removed = exclude(marks, &cells, common);
+            if !removed.is_empty() {
+                return Some(step(
+                    Technique::AlignedTripleExclusion,
+                    75,
+                    &cells,
+                    common,
+                    removed,
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn step(
+    technique: Technique,
+    tenths: u16,
+    cells: &[usize],
+    excluders: CellSet,
+    removed: Vec<(usize, usize)>,
+) -> Step {
+    let named: Vec<Pos> = cells.iter().map(|&c| Pos::from_index(c)).collect();
+    let small: Vec<Pos> = excluders.iter().map(Pos::from_index).collect();
+    let mut shown = named.clone();
+    shown.extend(&small);
+    Step::eliminating(
+        technique,
+        Rating::from_tenths(tenths),
+        removed
+            .iter()
+            .map(|&(c, d)| (Pos::from_index(c), digit(d)))
+            .collect(),
+        shown,
+        Vec::new(),
+        Vec::new(),
+        format!(
+            "{} cannot take candidates that would empty {} or repeat a digit, so the \
+             candidates left in no possible combination are removed.",
+            capitalize(&list(&named)),
+            list(&small)
+        ),
+    )
+}
