@@ -99,7 +99,7 @@ async fn grade_says_how_hard_and_why() {
     assert_eq!(body["rating"], 2.0);
     assert_eq!(body["needs_guessing"], false);
     assert_eq!(body["unique"], true);
-    assert!(body["counts"]["naked_single"].as_u64().unwrap() > 0);
+    assert!(body["counts"]["hidden_single"].as_u64().unwrap() > 0);
     assert!(body["score"].as_u64().unwrap() > 0);
 
     let empty = ok_json(post(&server, "/grade", json!({"board": ".".repeat(81)})).await).await;

@@ -15,7 +15,7 @@ pub mod validate;
 pub mod variant;
 
 pub use board::{Board, Digit, ParseError, Pos};
-pub use generate::{generate, Generated, Symmetry};
+pub use generate::{generate, generate_rated, GenerateError, Generated, Symmetry};
 pub use logic::{
     candidates, grade, hint, hint_with_givens, next_step, Candidates, Difficulty, Grade, Hint,
     Rating, Rules, Step, Technique,

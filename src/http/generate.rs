@@ -18,7 +18,7 @@ const MAX_SAFE_SEED: u64 = (1 << 53) - 1;
 
 #[derive(Debug, Deserialize)]
 pub struct GenerateRequest {
-    /// `easy`, `medium`, `hard` or `expert`.
+    /// `easy`, `medium`, `hard`, `expert`, `master` or `extreme`.
     pub difficulty: String,
     /// Same seed, same puzzle. Omitted: a random one, returned in the answer.
     #[serde(default, deserialize_with = "integral_seed")]
@@ -113,7 +113,15 @@ pub async fn generate(
         .pool
         .run(move |_| engine::generate(difficulty, seed, symmetry))
         .await?;
-    let generated = timed.value;
+    let generated = timed.value.map_err(|e| match e {
+        engine::GenerateError::EmptyRange { .. } => Problem::InvalidRequest {
+            detail: e.to_string(),
+        },
+        // The work budget ran out: another try (another seed) usually succeeds.
+        engine::GenerateError::NotFound { .. } => Problem::Overloaded {
+            retry_after_secs: 1,
+        },
+    })?;
     let render = |board: &Board| {
         if as_rows {
             BoardText::Rows(board.to_rows())

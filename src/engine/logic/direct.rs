@@ -11,8 +11,8 @@ use crate::engine::validate::UnitKind;
 
 use super::candidates::{digit, digits_of, indices_of, subsets, Candidates, ALL_DIGITS};
 use super::cellset::CellSet;
-use super::singles::{place, BOXES_COLUMNS_ROWS};
 use super::intersections::locked_sets;
+use super::singles::{place, BOXES_COLUMNS_ROWS};
 use super::text::{list, places_within};
 use super::{Step, Technique};
 

@@ -15,9 +15,15 @@ use super::{Step, Technique};
 /// rows into boxes; digit by digit, units ascending): `(digit index, first unit, second unit,
 /// places)` where the digit's two or more places in the first unit all lie in the second.
 /// Classic geometry only (it is about boxes).
-pub(crate) fn locked_sets(marks: &Candidates) -> impl Iterator<Item = (usize, usize, usize, CellSet)> + '_ {
+pub(crate) fn locked_sets(
+    marks: &Candidates,
+) -> impl Iterator<Item = (usize, usize, usize, CellSet)> + '_ {
     let g = marks.geometry();
-    let passes = if g.is_classic() { &LOCKING_PASSES[..] } else { &[] };
+    let passes = if g.is_classic() {
+        &LOCKING_PASSES[..]
+    } else {
+        &[]
+    };
     passes.iter().flat_map(move |(first_kind, second_kind)| {
         (0..9).flat_map(move |d| {
             first_kind.clone().flat_map(move |k1| {
@@ -49,7 +55,10 @@ pub fn locking(marks: &Candidates) -> Option<Step> {
         Some(Step::eliminating(
             technique,
             Rating::from_tenths(rating),
-            removed.iter().map(|c| (Pos::from_index(c), digit)).collect(),
+            removed
+                .iter()
+                .map(|c| (Pos::from_index(c), digit))
+                .collect(),
             places.iter().map(Pos::from_index).collect(),
             vec![digit],
             vec![source, target],

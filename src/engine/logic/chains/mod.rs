@@ -156,10 +156,7 @@ pub(crate) type Changes = (Vec<(Pos, Digit)>, Vec<(Pos, Digit)>);
 
 /// The step placing or removing the chain's target, as SE applies a chain conclusion: an on
 /// target fills its cell (removing its other candidates), an off target removes one candidate.
-pub(crate) fn conclusion(
-    marks: &Candidates,
-    target: Node,
-) -> Changes {
+pub(crate) fn conclusion(marks: &Candidates, target: Node) -> Changes {
     let (cell, d) = (cell_of(target), digit_of(target));
     let pos = Pos::from_index(cell);
     if is_on(target) {
