@@ -37,9 +37,28 @@ pub(crate) fn indices_of(mask: u16) -> impl Iterator<Item = usize> {
     (0..9).filter(move |i| mask >> i & 1 != 0)
 }
 
-/// The subsets of the 9-bit set `of` with exactly `size` members, in ascending numeric order.
+/// The subsets of the 9-bit set `of` with exactly `size` members, in ascending numeric order
+/// (the order SE enumerates digit and cell sets in).
 pub(crate) fn subsets(of: u16, size: u32) -> impl Iterator<Item = u16> {
-    (1..=ALL_DIGITS).filter(move |s| s & !of == 0 && s.count_ones() == size)
+    let bits: Vec<u16> = (0..9)
+        .filter(|i| of >> i & 1 != 0)
+        .map(|i| 1 << i)
+        .collect();
+    let n = bits.len() as u32;
+    // Gosper's hack over the positions of `of`'s bits, which keeps the numeric order.
+    let mut next = (size <= n && size > 0).then(|| (1u32 << size) - 1);
+    std::iter::from_fn(move || {
+        let current = next?;
+        let smallest = current & current.wrapping_neg();
+        let ripple = current + smallest;
+        let following = (((current ^ ripple) >> 2) / smallest) | ripple;
+        next = (following < 1 << n).then_some(following);
+        Some(
+            (0..n)
+                .filter(|i| current >> i & 1 != 0)
+                .fold(0u16, |acc, i| acc | bits[i as usize]),
+        )
+    })
 }
 
 /// The grid's filled cells plus the pencil marks of its empty cells.

@@ -81,7 +81,7 @@ pub fn hidden_set(marks: &Candidates, size: u32) -> Option<Step> {
         if marks.empty_in(k) <= size {
             continue;
         }
-        for chosen in subsets(ALL_DIGITS, size) {
+        for chosen in subsets(hidden_digits(marks, k, size), size) {
             let Some(cells) = hidden_cells(marks, k, chosen) else {
                 continue;
             };
@@ -118,6 +118,14 @@ pub fn hidden_set(marks: &Candidates, size: u32) -> Option<Step> {
         }
     }
     None
+}
+
+/// The digits that can be part of a hidden set of `size` in unit `k`: those with two to `size`
+/// places there.
+pub(crate) fn hidden_digits(marks: &Candidates, k: usize, size: u32) -> u16 {
+    (0..9)
+        .filter(|&d| (2..=size).contains(&marks.places_in(k, d).len()))
+        .fold(0, |acc, d| acc | 1 << d)
 }
 
 /// The cells of unit `k` that the digits of `chosen` share when they form a hidden set: each

@@ -47,7 +47,17 @@ fn pairs(n: usize) -> impl Iterator<Item = (usize, usize)> {
 fn exclude(marks: &Candidates, cells: &[usize], excluders: CellSet) -> Vec<(usize, usize)> {
     let g = marks.geometry();
     let masks: Vec<u16> = cells.iter().map(|&c| marks.mask(c)).collect();
-    let small: Vec<u16> = excluders.iter().map(|c| marks.mask(c)).collect();
+    let union = masks.iter().fold(0u16, |acc, &m| acc | m);
+    // Only a small cell whose candidates the base cells could all take rules anything out; a
+    // repeated digit alone never empties a candidate of cells with two or more each.
+    let small: Vec<u16> = excluders
+        .iter()
+        .map(|c| marks.mask(c))
+        .filter(|&m| m & !union == 0)
+        .collect();
+    if small.is_empty() {
+        return Vec::new();
+    }
     let mut allowed = vec![0u16; cells.len()];
     let mut choice = vec![0usize; cells.len()];
     let mut visit = |choice: &[usize]| {

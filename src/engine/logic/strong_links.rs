@@ -216,11 +216,36 @@ pub fn find(marks: &Candidates, count: usize) -> Option<Step> {
         if links.len() < count {
             continue;
         }
+        // For each link end, the link ends that share a unit with it (possible weak links).
+        let g = marks.geometry();
+        let next: Vec<Vec<(usize, usize)>> = (0..2 * links.len())
+            .map(|from| {
+                let end = links[from / 2].ends[from % 2];
+                (0..2 * links.len())
+                    .filter(|&to| to / 2 != from / 2)
+                    .filter(|&to| g.shared_unit(end | links[to / 2].ends[to % 2]).is_some())
+                    .map(|to| (to / 2, to % 2))
+                    .collect()
+            })
+            .collect();
+        let graph = Graph {
+            links: &links,
+            next: &next,
+        };
         let mut path: Vec<(usize, usize)> = Vec::with_capacity(count);
         for first in 0..links.len() {
             for side in 0..2 {
                 path.push((first, side));
-                extend(marks, d, &links, count, base, &mut path, &mut best);
+                extend(
+                    marks,
+                    d,
+                    &graph,
+                    count,
+                    base,
+                    &mut path,
+                    links[first].places,
+                    &mut best,
+                );
                 path.pop();
             }
         }
@@ -229,18 +254,27 @@ pub fn find(marks: &Candidates, count: usize) -> Option<Step> {
     Some(chain_step(marks, d, count, chain))
 }
 
+/// The links of one digit and, for each link end (`2 * link + side`), the link ends it can be
+/// weakly linked to.
+struct Graph<'a> {
+    links: &'a [Link],
+    next: &'a [Vec<(usize, usize)>],
+}
+
 /// Depth-first: `path` holds (link, start side) pairs; extend it by links whose start group
-/// shares a unit with the current end group.
+/// shares a unit with the current end group and whose places are not used yet.
+#[allow(clippy::too_many_arguments)]
 fn extend(
     marks: &Candidates,
     d: usize,
-    links: &[Link],
+    graph: &Graph,
     count: usize,
     base: u16,
     path: &mut Vec<(usize, usize)>,
+    used: CellSet,
     best: &mut Option<(usize, Chain)>,
 ) {
-    let g = marks.geometry();
+    let links = graph.links;
     if path.len() == count {
         if let Some(chain) = evaluate(marks, d, links, base, path) {
             let better = best.as_ref().is_none_or(|(_, b)| {
@@ -258,22 +292,14 @@ fn extend(
         return;
     }
     let &(last, side) = path.last().expect("path starts non-empty");
-    let end = links[last].ends[1 - side];
-    let used = path
-        .iter()
-        .fold(CellSet::EMPTY, |acc, &(l, _)| acc | links[l].places);
-    for next in 0..links.len() {
+    for &(next, next_side) in &graph.next[2 * last + 1 - side] {
         if !(links[next].places & used).is_empty() {
             continue;
         }
-        for next_side in 0..2 {
-            if g.shared_unit(end | links[next].ends[next_side]).is_none() {
-                continue;
-            }
-            path.push((next, next_side));
-            extend(marks, d, links, count, base, path, best);
-            path.pop();
-        }
+        path.push((next, next_side));
+        let with = used | links[next].places;
+        extend(marks, d, graph, count, base, path, with, best);
+        path.pop();
     }
 }
 

@@ -8,9 +8,9 @@
 
 use crate::engine::board::{Digit, Pos};
 
-use super::candidates::{digit, digits_of, indices_of, subsets, Candidates, ALL_DIGITS};
+use super::candidates::{digit, digits_of, indices_of, subsets, Candidates};
 use super::cellset::CellSet;
-use super::direct::hidden_cells;
+use super::direct::{hidden_cells, hidden_digits};
 use super::rating::Rating;
 use super::singles::BOXES_COLUMNS_ROWS;
 use super::text::{capitalize, cells_in_unit, list, places_within};
@@ -43,7 +43,7 @@ pub fn naked(marks: &Candidates, size: u32) -> Option<Step> {
         }
         let unit_cells_list = g.cells_of(k);
         let eligible = (0..9)
-            .filter(|&j| marks.mask(unit_cells_list[j] as usize).count_ones() >= 2)
+            .filter(|&j| (2..=size).contains(&marks.mask(unit_cells_list[j] as usize).count_ones()))
             .fold(0u16, |acc, j| acc | 1 << j);
         for chosen in subsets(eligible, size) {
             let cells = unit_cells(marks, k, chosen);
@@ -88,7 +88,7 @@ pub fn hidden(marks: &Candidates, size: u32) -> Option<Step> {
         if marks.empty_in(k) <= 2 * size {
             continue;
         }
-        for chosen in subsets(ALL_DIGITS, size) {
+        for chosen in subsets(hidden_digits(marks, k, size), size) {
             let Some(cells) = hidden_cells(marks, k, chosen) else {
                 continue;
             };

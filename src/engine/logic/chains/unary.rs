@@ -152,6 +152,8 @@ struct Tree {
     depth: Vec<u16>,
     seen: NodeSet,
     queue: Vec<Node>,
+    /// The nodes one expansion yields, reused between expansions.
+    scratch: Vec<Node>,
 }
 
 impl Tree {
@@ -161,6 +163,7 @@ impl Tree {
             depth: vec![0; NODES],
             seen: NodeSet::EMPTY,
             queue: Vec::with_capacity(NODES),
+            scratch: Vec::with_capacity(32),
         }
     }
 
@@ -255,7 +258,6 @@ fn search(
     tree.queue.push(start);
     tree.depth[start as usize] = 0;
     let goal = negation(start);
-    let mut chain_found = false;
     // SE lists a start's cycles before its chain, so the chain is considered last.
     let mut chain: Option<Found> = None;
     // The closing nodes of cycles: the off nodes that turn the start back on.
@@ -272,10 +274,18 @@ fn search(
         if usize::from(depth) > max_depth {
             break;
         }
-        let mut fresh: Vec<Node> = Vec::new();
-        let mut handle = |q: Node, tree: &mut Tree| {
-            if q == goal && !chain_found && mode.unit_links {
-                chain_found = true;
+        let mut next = std::mem::take(&mut tree.scratch);
+        next.clear();
+        if is_on(p) {
+            on_to_off(marks, grid, p, mode.cell_links, |q| next.push(q));
+        } else {
+            off_to_on(marks, grid, p, mode, |q| next.push(q));
+        }
+        for &q in &next {
+            if is_on(p) && p != start && closers.contains(&q) && !tree.on_path(p, q) {
+                cycles.push((p, q));
+            }
+            if q == goal && chain.is_none() && mode.unit_links {
                 let complexity = usize::from(depth) + 2;
                 if complexity <= chain_bound {
                     let mut path = tree.path(p);
@@ -297,26 +307,10 @@ fn search(
             if tree.seen.insert(q) {
                 tree.parent[q as usize] = p;
                 tree.depth[q as usize] = depth + 1;
-                fresh.push(q);
-            }
-        };
-        if is_on(p) {
-            let mut offs: Vec<Node> = Vec::new();
-            on_to_off(marks, grid, p, mode.cell_links, |q| offs.push(q));
-            for q in offs {
-                if p != start && closers.contains(&q) && !tree.on_path(p, q) {
-                    cycles.push((p, q));
-                }
-                handle(q, tree);
-            }
-        } else {
-            let mut ons: Vec<Node> = Vec::new();
-            off_to_on(marks, grid, p, mode, |q| ons.push(q));
-            for q in ons {
-                handle(q, tree);
+                tree.queue.push(q);
             }
         }
-        tree.queue.extend(fresh);
+        tree.scratch = next;
     }
     for (p, q) in cycles {
         let complexity = usize::from(tree.depth[p as usize]) + 2;
