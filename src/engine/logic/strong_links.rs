@@ -233,7 +233,7 @@ pub fn find(marks: &Candidates, count: usize) -> Option<Step> {
             next: &next,
         };
         let mut path: Vec<(usize, usize)> = Vec::with_capacity(count);
-        for first in 0..links.len() {
+        for (first, link) in links.iter().enumerate() {
             for side in 0..2 {
                 path.push((first, side));
                 extend(
@@ -243,7 +243,7 @@ pub fn find(marks: &Candidates, count: usize) -> Option<Step> {
                     count,
                     base,
                     &mut path,
-                    links[first].places,
+                    link.places,
                     &mut best,
                 );
                 path.pop();
