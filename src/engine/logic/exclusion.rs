@@ -46,37 +46,52 @@ fn pairs(n: usize) -> impl Iterator<Item = (usize, usize)> {
 /// The eliminations aligned exclusion gives on `cells` with the small cells `excluders`.
 fn exclude(marks: &Candidates, cells: &[usize], excluders: CellSet) -> Vec<(usize, usize)> {
     let g = marks.geometry();
-    let masks: Vec<u16> = cells.iter().map(|&c| marks.mask(c)).collect();
+    let n = cells.len();
+    let mut mask_store = [0u16; 3];
+    for (m, &c) in mask_store.iter_mut().zip(cells) {
+        *m = marks.mask(c);
+    }
+    let masks = &mask_store[..n];
     let union = masks.iter().fold(0u16, |acc, &m| acc | m);
     // Only a small cell whose candidates the base cells could all take rules anything out; a
     // repeated digit alone never empties a candidate of cells with two or more each.
-    let small: Vec<u16> = excluders
+    let mut small_store = [0u16; 20];
+    let mut small_len = 0;
+    for m in excluders
         .iter()
         .map(|c| marks.mask(c))
         .filter(|&m| m & !union == 0)
-        .collect();
+    {
+        small_store[small_len] = m;
+        small_len += 1;
+    }
+    let small = &small_store[..small_len];
     if small.is_empty() {
         return Vec::new();
     }
-    let mut allowed = vec![0u16; cells.len()];
-    let mut choice = vec![0usize; cells.len()];
+    let mut allowed_store = [0u16; 3];
+    let mut choice_store = [0usize; 3];
+    let allowed = &mut allowed_store[..n];
+    // Returns true to stop: once every candidate is in some possible combination, nothing
+    // can be removed.
     let mut visit = |choice: &[usize]| {
         let taken = choice.iter().fold(0u16, |acc, &d| acc | 1 << d);
         for i in 0..cells.len() {
             for j in i + 1..cells.len() {
                 if choice[i] == choice[j] && g.sees(cells[i], cells[j]) {
-                    return;
+                    return false;
                 }
             }
         }
         if small.iter().any(|&m| m & !taken == 0) {
-            return;
+            return false;
         }
         for (i, &d) in choice.iter().enumerate() {
             allowed[i] |= 1 << d;
         }
+        allowed.iter().zip(masks).all(|(a, m)| a == m)
     };
-    combine(&masks, 0, &mut choice, &mut visit);
+    combine(masks, 0, &mut choice_store[..n], &mut visit);
     cells
         .iter()
         .enumerate()
@@ -84,16 +99,24 @@ fn exclude(marks: &Candidates, cells: &[usize], excluders: CellSet) -> Vec<(usiz
         .collect()
 }
 
-/// Calls `visit` with every choice of one candidate per cell.
-fn combine(masks: &[u16], i: usize, choice: &mut [usize], visit: &mut impl FnMut(&[usize])) {
+/// Calls `visit` with every choice of one candidate per cell until it returns true; true
+/// when it did.
+fn combine(
+    masks: &[u16],
+    i: usize,
+    choice: &mut [usize],
+    visit: &mut impl FnMut(&[usize]) -> bool,
+) -> bool {
     if i == masks.len() {
-        visit(choice);
-        return;
+        return visit(choice);
     }
     for d in indices_of(masks[i]) {
         choice[i] = d;
-        combine(masks, i + 1, choice, visit);
+        if combine(masks, i + 1, choice, visit) {
+            return true;
+        }
     }
+    false
 }
 
 /// Aligned pair exclusion (6.2): the first pair of base cells that eliminates something.
@@ -124,6 +147,10 @@ pub fn aligned_pair(marks: &Candidates) -> Option<Step> {
 pub fn aligned_triple(marks: &Candidates) -> Option<Step> {
     let bases = base_cells(marks, 3);
     let base_set: CellSet = bases.iter().map(|&(c, _)| c).collect();
+    let mut small_cells_of = [CellSet::EMPTY; 81];
+    for &(c, small) in &bases {
+        small_cells_of[c] = small;
+    }
     for (a, b) in pairs(bases.len()) {
         let (c0, c1) = (bases[a].0, bases[b].0);
         let twins =
@@ -134,9 +161,7 @@ pub fn aligned_triple(marks: &Candidates) -> Option<Step> {
             .chain((bases[b].1 & (twins - bases[a].1)).iter())
             .collect();
         for c2 in ordered {
-            let Some(&(_, third)) = bases.iter().find(|&&(c, _)| c == c2) else {
-                continue;
-            };
+            let third = small_cells_of[c2];
             let common = bases[a].1 & bases[b].1 & third;
             if common.len() < 2 {
                 continue;

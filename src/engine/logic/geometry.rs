@@ -71,14 +71,19 @@ impl Geometry {
             - cells
     }
 
+    /// The units holding all of `cells`, as a bit mask over unit indices (all units for no
+    /// cells).
+    pub(crate) fn units_holding(&self, cells: CellSet) -> u32 {
+        cells
+            .iter()
+            .fold(u32::MAX, |acc, c| acc & self.cell_units[c])
+    }
+
     /// A unit holding all of `cells`, preferring the order rows, columns, boxes; `None` when
     /// they are spread over several units (or `cells` is empty).
     pub(crate) fn shared_unit(&self, cells: CellSet) -> Option<usize> {
-        let first = cells.first()?;
-        let mut common = self.cell_units[first];
-        for c in cells.iter() {
-            common &= self.cell_units[c];
-        }
+        cells.first()?;
+        let common = self.units_holding(cells);
         (common != 0).then(|| common.trailing_zeros() as usize)
     }
 

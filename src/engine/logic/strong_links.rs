@@ -216,14 +216,16 @@ pub fn find(marks: &Candidates, count: usize) -> Option<Step> {
         if links.len() < count {
             continue;
         }
-        // For each link end, the link ends that share a unit with it (possible weak links).
+        // For each link end, the link ends that share a unit with it (possible weak links):
+        // two groups share a unit exactly when some unit holds each of them.
         let g = marks.geometry();
+        let holding: Vec<u32> = (0..2 * links.len())
+            .map(|end| g.units_holding(links[end / 2].ends[end % 2]))
+            .collect();
         let next: Vec<Vec<(usize, usize)>> = (0..2 * links.len())
             .map(|from| {
-                let end = links[from / 2].ends[from % 2];
                 (0..2 * links.len())
-                    .filter(|&to| to / 2 != from / 2)
-                    .filter(|&to| g.shared_unit(end | links[to / 2].ends[to % 2]).is_some())
+                    .filter(|&to| to / 2 != from / 2 && holding[from] & holding[to] != 0)
                     .map(|to| (to / 2, to % 2))
                     .collect()
             })

@@ -19,6 +19,7 @@
 
 mod multiple;
 mod propagate;
+mod reach;
 mod unary;
 
 use crate::engine::board::{Digit, Pos, CELLS, SIZE};

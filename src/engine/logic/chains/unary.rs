@@ -23,6 +23,7 @@ use super::super::candidates::{digit, indices_of, Candidates};
 use super::super::cellset::CellSet;
 use super::super::rating::{length_steps, Difficulty};
 use super::super::{Step, Technique};
+use super::reach::{any_reached, Reach};
 use super::{
     cell_of, conclusion, describe, digit_of, is_on, negation, node, on_to_off,
     units_box_row_column, Grid, Node, NodeSet, NODES,
@@ -194,6 +195,7 @@ pub fn find(marks: &Candidates) -> Option<Step> {
     let mut tree = Tree::new();
     let mut best: Option<Found> = None;
     for mode in [X, Y, XY] {
+        let reach = Reach::new(marks, &grid, mode);
         for cell in 0..81 {
             let mask = marks.mask(cell);
             if mask.count_ones() < 2 || (!mode.unit_links && mask.count_ones() > 2) {
@@ -205,7 +207,7 @@ pub fn find(marks: &Candidates) -> Option<Step> {
                     &grid,
                     &mut tree,
                     node(cell, d, true),
-                    mode,
+                    (mode, &reach),
                     &mut best,
                 );
                 if mode.unit_links {
@@ -214,7 +216,7 @@ pub fn find(marks: &Candidates) -> Option<Step> {
                         &grid,
                         &mut tree,
                         node(cell, d, false),
-                        mode,
+                        (mode, &reach),
                         &mut best,
                     );
                 }
@@ -231,7 +233,7 @@ fn search(
     grid: &Grid,
     tree: &mut Tree,
     start: Node,
-    mode: Mode,
+    (mode, reach): (Mode, &Reach),
     best: &mut Option<Found>,
 ) {
     let cycle_bound = if is_on(start) {
@@ -258,13 +260,17 @@ fn search(
     tree.queue.push(start);
     tree.depth[start as usize] = 0;
     let goal = negation(start);
-    // SE lists a start's cycles before its chain, so the chain is considered last.
-    let mut chain: Option<Found> = None;
     // The closing nodes of cycles: the off nodes that turn the start back on.
     let mut closers: Vec<Node> = Vec::new();
     if is_on(start) {
         for_each_conjugate(marks, grid, start, mode, |q| closers.push(q));
     }
+    let chain_possible = mode.unit_links && reach.reaches(start, goal);
+    if !chain_possible && !any_reached(reach, start, &closers) {
+        return;
+    }
+    // SE lists a start's cycles before its chain, so the chain is considered last.
+    let mut chain: Option<Found> = None;
     let mut cycles: Vec<(Node, Node)> = Vec::new();
     let mut head = 0;
     while head < tree.queue.len() {
