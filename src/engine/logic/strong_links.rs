@@ -42,13 +42,35 @@ struct Chain {
 }
 
 /// Box cell positions (0-8 in the box's reading order) that are in the same row or column as
-/// `heart`, other than it: `(column mates, row mates)`.
-fn cross_blades(heart: usize) -> ([usize; 2], [usize; 2]) {
+/// `heart`, other than it: `(column mates, row mates, the four cells in neither)`.
+const fn cross_of(heart: usize) -> ([usize; 2], [usize; 2], [usize; 4]) {
     let (r, c) = (heart / 3, heart % 3);
-    let column: Vec<usize> = (0..3).filter(|&i| i != r).map(|i| i * 3 + c).collect();
-    let row: Vec<usize> = (0..3).filter(|&i| i != c).map(|i| r * 3 + i).collect();
-    ([column[0], column[1]], [row[0], row[1]])
+    let (r1, r2) = ((r + 1) % 3, (r + 2) % 3);
+    let (c1, c2) = ((c + 1) % 3, (c + 2) % 3);
+    let (lo_r, hi_r) = if r1 < r2 { (r1, r2) } else { (r2, r1) };
+    let (lo_c, hi_c) = if c1 < c2 { (c1, c2) } else { (c2, c1) };
+    (
+        [lo_r * 3 + c, hi_r * 3 + c],
+        [r * 3 + lo_c, r * 3 + hi_c],
+        [
+            lo_r * 3 + lo_c,
+            lo_r * 3 + hi_c,
+            hi_r * 3 + lo_c,
+            hi_r * 3 + hi_c,
+        ],
+    )
 }
+
+/// [`cross_of`] for the nine hearts.
+const CROSSES: [([usize; 2], [usize; 2], [usize; 4]); 9] = {
+    let mut all = [([0; 2], [0; 2], [0; 4]); 9];
+    let mut heart = 0;
+    while heart < 9 {
+        all[heart] = cross_of(heart);
+        heart += 1;
+    }
+    all
+};
 
 /// The strong links of digit `d` in unit `k` (none, one, or two for a 2x2 block of places
 /// that can be split by rows or by columns).
@@ -106,12 +128,7 @@ fn links_in(marks: &Candidates, k: usize, d: usize, out: &mut Vec<Link>) {
         return;
     }
     // A box: the places lie in the cross of one cell (the "heart") ...
-    for (heart, &heart_cell) in cells.iter().enumerate() {
-        let (column_mates, row_mates) = cross_blades(heart);
-        let cross: Vec<usize> = column_mates.iter().chain(&row_mates).copied().collect();
-        let outside: Vec<usize> = (0..9)
-            .filter(|&j| j != heart && !cross.contains(&j))
-            .collect();
+    for (&heart_cell, (column_mates, row_mates, outside)) in cells.iter().zip(CROSSES) {
         if !of(&outside).is_empty() {
             continue;
         }
@@ -222,12 +239,26 @@ pub fn find(marks: &Candidates, count: usize) -> Option<Step> {
         let holding: Vec<u32> = (0..2 * links.len())
             .map(|end| g.units_holding(links[end / 2].ends[end % 2]))
             .collect();
+        let mut held_by: Vec<Vec<usize>> = vec![Vec::new(); g.unit_count()];
+        for (end, &units) in holding.iter().enumerate() {
+            for (u, ends) in held_by.iter_mut().enumerate() {
+                if units >> u & 1 != 0 {
+                    ends.push(end);
+                }
+            }
+        }
         let next: Vec<Vec<(usize, usize)>> = (0..2 * links.len())
             .map(|from| {
-                (0..2 * links.len())
-                    .filter(|&to| to / 2 != from / 2 && holding[from] & holding[to] != 0)
-                    .map(|to| (to / 2, to % 2))
-                    .collect()
+                let mut to: Vec<usize> = held_by
+                    .iter()
+                    .enumerate()
+                    .filter(|&(u, _)| holding[from] >> u & 1 != 0)
+                    .flat_map(|(_, ends)| ends.iter().copied())
+                    .filter(|&to| to / 2 != from / 2)
+                    .collect();
+                to.sort_unstable();
+                to.dedup();
+                to.into_iter().map(|to| (to / 2, to % 2)).collect()
             })
             .collect();
         let graph = Graph {
