@@ -16,7 +16,7 @@
 //! | `hard`    | 2.6 - 4.0  | locked candidates, pairs, triples, X-Wing, Swordfish      |
 //! | `expert`  | 4.1 - 5.9  | wings, unique rectangles, quads, strong-link chains, BUG  |
 //! | `master`  | 6.0 - 8.9  | aligned exclusion, chains and cycles, forcing chains      |
-//! | `extreme` | 9.0 and up | nested dynamic forcing chains; or beyond every technique  |
+//! | `extreme` | 9.0 and up | long dynamic forcing chains; or beyond every technique    |
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -145,15 +145,11 @@ pub enum Technique {
     RegionForcingChain,
     /// Forcing chains that follow the grid as it changes under the assumption.
     DynamicForcingChain,
-    /// Dynamic forcing chains that also use locked candidates, pairs and X-Wings on the way.
-    DynamicForcingChainPlus,
-    /// Dynamic forcing chains that use whole forcing chains as links.
-    NestedForcingChain,
 }
 
 impl Technique {
     /// Every technique, in SE's search order.
-    pub const ALL: [Technique; 46] = [
+    pub const ALL: [Technique; 44] = [
         Technique::FullHouse,
         Technique::HiddenSingle,
         Technique::DirectPointing,
@@ -198,8 +194,6 @@ impl Technique {
         Technique::CellForcingChain,
         Technique::RegionForcingChain,
         Technique::DynamicForcingChain,
-        Technique::DynamicForcingChainPlus,
-        Technique::NestedForcingChain,
     ];
 
     /// Stable snake_case name for wire formats and logs; never changes once published.
@@ -249,8 +243,6 @@ impl Technique {
             Technique::CellForcingChain => "cell_forcing_chain",
             Technique::RegionForcingChain => "region_forcing_chain",
             Technique::DynamicForcingChain => "dynamic_forcing_chain",
-            Technique::DynamicForcingChainPlus => "dynamic_forcing_chain_plus",
-            Technique::NestedForcingChain => "nested_forcing_chain",
         }
     }
 
@@ -299,8 +291,6 @@ impl Technique {
             | Technique::NishioForcingChain => 75,
             Technique::CellForcingChain | Technique::RegionForcingChain => 80,
             Technique::DynamicForcingChain => 85,
-            Technique::DynamicForcingChainPlus => 90,
-            Technique::NestedForcingChain => 95,
         };
         Rating::from_tenths(tenths)
     }
@@ -433,5 +423,7 @@ pub fn candidates(board: &Board, with_techniques: bool) -> Candidates {
     marks
 }
 
+#[cfg(test)]
+mod se_tests;
 #[cfg(test)]
 mod tests;

@@ -324,25 +324,29 @@ fn to_step(marks: &Candidates, plan: &Plan, found: Found) -> Step {
         (t, _) => t,
     };
     let conclusion_text = describe(found.target);
+    let n = found.complexity;
     let explanation = match found.origin {
         Origin::Assumption(start) if found.kind == Kind::Contradiction => format!(
-            "If {}, the consequences contradict each other, so {conclusion_text}.",
+            "If {}, its consequences ({n} candidates) contradict each other, so \
+             {conclusion_text}.",
             describe(start)
         ),
         Origin::Assumption(start) => format!(
-            "Whether or not {}, it follows that {conclusion_text}.",
+            "Whether or not {}, the consequences ({n} candidates) show that {conclusion_text}.",
             describe(start)
         ),
         Origin::Cell(cell) => {
             let digits: Vec<_> = indices_of(marks.mask(cell)).map(digit).collect();
             format!(
-                "Whichever of {} goes in {}, it follows that {conclusion_text}.",
+                "Whichever of {} goes in {}, the consequences ({n} candidates) show that \
+                 {conclusion_text}.",
                 list(&digits),
                 Pos::from_index(cell)
             )
         }
         Origin::Unit(unit, d) => format!(
-            "Wherever {} goes in {}, it follows that {conclusion_text}.",
+            "Wherever {} goes in {}, the consequences ({n} candidates) show that \
+             {conclusion_text}.",
             digit(d),
             g.unit(unit)
         ),
@@ -355,7 +359,7 @@ fn to_step(marks: &Candidates, plan: &Plan, found: Found) -> Step {
         vec![pos],
         vec![digit(super::digit_of(found.target))],
         Vec::new(),
-        format!("{explanation} ({} links)", found.complexity),
+        explanation,
     );
     step.placements = placements;
     step

@@ -25,8 +25,8 @@ use super::super::rating::{length_steps, Difficulty};
 use super::super::{Step, Technique};
 use super::reach::{any_reached, Reach};
 use super::{
-    cell_of, conclusion, describe, digit_of, is_on, negation, node, on_to_off,
-    units_box_row_column, Grid, Node, NodeSet, NODES,
+    cell_of, conclusion, digit_of, is_on, negation, node, on_to_off, units_box_row_column, Grid,
+    Node, NodeSet, NODES,
 };
 
 /// Which links a search follows.
@@ -452,8 +452,20 @@ fn to_step(marks: &Candidates, found: Found) -> Step {
                 Technique::XChain
             };
             let target = found.path[0];
-            let start = negation(target);
             let (placements, eliminations) = conclusion(marks, target);
+            let pos = Pos::from_index(cell_of(target));
+            let d = digit(digit_of(target));
+            let explanation = if is_on(target) {
+                format!(
+                    "If {pos} were not {d}, a chain of {nodes} candidates would force it to be \
+                     {d}, so it is {d}."
+                )
+            } else {
+                format!(
+                    "If {pos} were {d}, a chain of {nodes} candidates would force it not to be \
+                     {d}, so {d} is removed from it."
+                )
+            };
             let mut step = Step::eliminating(
                 technique,
                 rating,
@@ -461,15 +473,65 @@ fn to_step(marks: &Candidates, found: Found) -> Step {
                 cells,
                 digits,
                 Vec::new(),
-                format!(
-                    "If {}, a chain of {nodes} links leads to {}, so {}.",
-                    describe(start),
-                    describe(negation(start)).replacen(" is", " would be", 1),
-                    describe(target)
-                ),
+                explanation,
             );
             step.placements = placements;
             step
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::board::{Board, Digit};
+
+    fn open_grid_with_5_only_at(units: &[(usize, &[usize])]) -> Candidates {
+        let mut marks = Candidates::new(&Board::empty());
+        let five = Digit::new(5).unwrap();
+        for &(unit, keep) in units {
+            for cell in marks.geometry().cells_of(unit).to_vec() {
+                let cell = cell as usize;
+                if !keep.contains(&cell) {
+                    marks.eliminate(Pos::from_index(cell), five);
+                }
+            }
+        }
+        marks
+    }
+
+    #[test]
+    fn an_x_chain_removes_its_start() {
+        // Rows 2 and 4 each have 5 in two places only: r2c2/r2c5 and r4c1/r4c5. If r1c1 were 5,
+        // r4c1 is not, so r4c5 is, so r2c5 is not, so r2c2 is, which sees r1c1.
+        let marks = open_grid_with_5_only_at(&[(1, &[10, 13]), (3, &[27, 31])]);
+        let step = find(&marks).unwrap();
+        assert_eq!(step.technique, Technique::XChain);
+        assert_eq!(step.rating.to_string(), "6.6");
+        assert_eq!(
+            step.eliminations,
+            vec![(Pos::new(0, 0).unwrap(), Digit::new(5).unwrap())]
+        );
+        assert_eq!(
+            step.explanation,
+            "If row 1, column 1 were 5, a chain of 6 candidates would force it not to be 5, so \
+             5 is removed from it."
+        );
+    }
+
+    #[test]
+    fn an_x_cycle_removes_what_sees_both_colours() {
+        // Columns 4 and 7 have 5 only in rows 1 and 5: the loop r1c4-r5c4-r5c7-r1c7 alternates
+        // either way, so the other 5s of rows 1 and 5 go.
+        let marks = open_grid_with_5_only_at(&[(12, &[3, 39]), (15, &[6, 42])]);
+        let step = find(&marks).unwrap();
+        assert_eq!(step.technique, Technique::XCycle);
+        assert_eq!(step.rating.to_string(), "6.5");
+        let removed: Vec<usize> = step.eliminations.iter().map(|(p, _)| p.index()).collect();
+        let expected: Vec<usize> = (0..9)
+            .filter(|c| ![3, 6].contains(c))
+            .chain((36..45).filter(|c| ![39, 42].contains(c)))
+            .collect();
+        assert_eq!(removed, expected);
     }
 }
