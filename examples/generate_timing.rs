@@ -2,8 +2,9 @@
 //! miss is an error after the work budget) and the average number of puzzles rated per hit.
 //!
 //! ```text
-//! cargo run --release --example generate_timing -- [seeds=50]
+//! cargo run --release --example generate_timing -- [seeds=50] [level ...]
 //! ```
+//! With levels named (e.g. `extreme`), only those are measured.
 
 use std::time::{Duration, Instant};
 
@@ -14,12 +15,21 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(50);
+    let named: Vec<Difficulty> = std::env::args()
+        .skip(2)
+        .filter_map(|name| Difficulty::from_name(&name))
+        .collect();
+    let levels: Vec<Difficulty> = if named.is_empty() {
+        Difficulty::ALL.to_vec()
+    } else {
+        named
+    };
     println!(
         "{:<8} {:<10} {:>9} {:>9} {:>9} {:>6} {:>9} {:>7}",
         "target", "symmetry", "p50 ms", "p99 ms", "max ms", "hit", "ratings", "clues"
     );
     for symmetry in [Symmetry::None, Symmetry::Rotational] {
-        for difficulty in Difficulty::ALL {
+        for &difficulty in &levels {
             let mut times = Vec::new();
             let (mut hits, mut attempts, mut clues) = (0, 0, 0);
             for seed in 0..seeds {

@@ -9,9 +9,10 @@
 //!    stopping as soon as a step above the requested maximum shows it is too hard.
 //! 3. Too hard: removed clues go back one at a time, in shuffled order, until the rating is in
 //!    range; a clue that would make it easier than the minimum is skipped.
-//! 4. Too easy: a local search climbs: one clue moves to another cell (keeping one solution,
-//!    then made minimal again), and the move is kept when the rating does not drop, until it
-//!    is in range or the moves run out.
+//! 4. Too easy but within 2.0 of the minimum: a local search climbs: one clue moves to another
+//!    cell (keeping one solution, then made minimal again), and the move is kept when the
+//!    rating does not drop, until it is in range or the moves run out. From further below, a
+//!    fresh minimal puzzle is cheaper.
 //! 5. Still off target: another removal order, then a fresh grid, within a fixed budget of
 //!    ratings per call.
 //!
@@ -68,11 +69,14 @@ pub enum GenerateError {
 }
 
 /// Puzzles rated per call at most: bounds the time of a call whatever the request.
-const MAX_RATINGS: u32 = 400;
+const MAX_RATINGS: u32 = 2500;
 /// Removal orders tried on one full grid before drawing a new one.
 const ORDERS_PER_GRID: u32 = 2;
 /// Clue moves tried when climbing from a too-easy puzzle.
-const CLIMB_MOVES: u32 = 12;
+const CLIMB_MOVES: u32 = 16;
+/// Climbing only pays off from puzzles this close (in tenths) below the minimum; from further
+/// down a fresh minimal puzzle is the cheaper bet.
+const CLIMB_REACH: u16 = 20;
 
 /// A puzzle of `difficulty` (its SE rating in the level's band), determined by `seed` and
 /// `symmetry`. See the module docs for the method and the contract.
@@ -179,7 +183,10 @@ impl Search {
                 self.rng.shuffle(&mut removed);
                 self.descend(grid, puzzle, &removed)
             }
-            Fit::TooEasy => self.climb(grid, puzzle, grade),
+            Fit::TooEasy if grade.rating.tenths() + CLIMB_REACH >= self.range.start().tenths() => {
+                self.climb(grid, puzzle, grade)
+            }
+            Fit::TooEasy => None,
         }
     }
 

@@ -345,28 +345,26 @@ fn evaluate(
     path: &[(usize, usize)],
 ) -> Option<Chain> {
     let g = marks.geometry();
-    let chain_links: Vec<Link> = path.iter().map(|&(l, _)| links[l]).collect();
     let start = links[path[0].0].ends[path[0].1];
     let (last, last_side) = path[path.len() - 1];
     let end = links[last].ends[1 - last_side];
-    let base_cells = chain_links
+    let base_cells = path
         .iter()
-        .fold(CellSet::EMPTY, |acc, l| acc | g.set_of(l.unit));
+        .fold(CellSet::EMPTY, |acc, &(l, _)| acc | g.set_of(links[l].unit));
     // Weak links between consecutive links, each a pair of end groups.
-    let weak: Vec<(CellSet, CellSet)> = path
+    let weak = path
         .windows(2)
-        .map(|w| (links[w[0].0].ends[1 - w[0].1], links[w[1].0].ends[w[1].1]))
-        .collect();
-    let digit_cells = marks.cells_with(d);
-    let mut removed = g.common_peers(start | end) & (digit_cells - base_cells);
+        .map(|w| links[w[0].0].ends[1 - w[0].1] | links[w[1].0].ends[w[1].1]);
+    let candidates = marks.cells_with(d) - base_cells;
+    let mut removed = g.common_peers(start | end) & candidates;
     if g.shared_unit(start | end).is_some() {
         // A loop: every weak link eliminates too.
-        for &(a, b) in &weak {
-            removed |= g.common_peers(a | b) & (digit_cells - base_cells);
+        for cells in weak {
+            removed |= g.common_peers(cells) & candidates;
         }
-    } else {
-        for &(a, b) in &weak {
-            if let Some(u) = preferred_shared_unit(marks, a | b) {
+    } else if !removed.is_empty() {
+        for cells in weak {
+            if let Some(u) = preferred_shared_unit(marks, cells) {
                 removed = removed - g.set_of(u);
             }
         }
@@ -374,6 +372,7 @@ fn evaluate(
     if removed.is_empty() {
         return None;
     }
+    let chain_links: Vec<Link> = path.iter().map(|&(l, _)| links[l]).collect();
     let (difficulty, grouped, has_box) = difficulty(&chain_links, base);
     let technique = match (path.len(), grouped, has_box) {
         (2, true, _) => Technique::EmptyRectangle,

@@ -107,11 +107,28 @@ enum Origin {
 }
 
 /// Memoised "on" propagations of every candidate for one grid.
+/// Each candidate's "on" propagation, computed once per search and stored in buffers kept
+/// per thread between searches (a search needs hundreds, each a few kilobytes).
 struct Memo {
-    on: Vec<Option<Box<Propagation>>>,
+    /// `slot[cand]`: index + 1 of the candidate's propagation in `store`, 0 when not computed.
+    slot: Vec<u16>,
+    store: Vec<Propagation>,
+    used: usize,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Vec<Propagation>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 impl Memo {
+    fn new() -> Memo {
+        Memo {
+            slot: vec![0; CANDS],
+            store: SPARE.with(|spare| std::mem::take(&mut *spare.borrow_mut())),
+            used: 0,
+        }
+    }
+
     fn on(
         &mut self,
         marks: &Candidates,
@@ -119,12 +136,27 @@ impl Memo {
         settings: Settings,
         cand: usize,
     ) -> &Propagation {
-        if self.on[cand].is_none() {
-            let mut p = Box::new(Propagation::new());
-            propagate(marks, grid, (cand * 2 + 1) as Node, settings, &mut p);
-            self.on[cand] = Some(p);
+        if self.slot[cand] == 0 {
+            if self.used == self.store.len() {
+                self.store.push(Propagation::new());
+            }
+            let p = &mut self.store[self.used];
+            propagate(marks, grid, (cand * 2 + 1) as Node, settings, p);
+            self.used += 1;
+            self.slot[cand] = self.used as u16;
         }
-        self.on[cand].as_deref().expect("just filled")
+        self.get(cand)
+    }
+
+    fn get(&self, cand: usize) -> &Propagation {
+        &self.store[usize::from(self.slot[cand]) - 1]
+    }
+}
+
+impl Drop for Memo {
+    fn drop(&mut self) {
+        let store = std::mem::take(&mut self.store);
+        SPARE.with(|spare| *spare.borrow_mut() = store);
     }
 }
 
@@ -132,9 +164,7 @@ impl Memo {
 pub(crate) fn find(marks: &Candidates, level: Level) -> Option<Step> {
     let plan = plan(level);
     let grid = Grid::of(marks);
-    let mut memo = Memo {
-        on: (0..CANDS).map(|_| None).collect(),
-    };
+    let mut memo = Memo::new();
     let mut off = Propagation::new();
     let mut best: Option<Found> = None;
     let g = marks.geometry();
@@ -262,10 +292,7 @@ fn common_consequences(
     for &b in branches {
         memo.on(marks, grid, plan.settings, b);
     }
-    let props: Vec<&Propagation> = branches
-        .iter()
-        .map(|&b| memo.on[b].as_deref().expect("computed above"))
-        .collect();
+    let props: Vec<&Propagation> = branches.iter().map(|&b| memo.get(b)).collect();
     let first = props[0];
     for list in [&first.ons, &first.offs] {
         for &t in list.iter() {
