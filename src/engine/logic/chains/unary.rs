@@ -195,7 +195,16 @@ pub fn find(marks: &Candidates) -> Option<Step> {
     let mut tree = Tree::new();
     let mut best: Option<Found> = None;
     for mode in [X, Y, XY] {
-        let reach = Reach::new(marks, &grid, mode);
+        // A mode none of whose hints could come before the best so far is skipped whole (an
+        // X-chain below 7.0 leaves nothing for mixed chains, which start at 7.0).
+        let can_win = complexity_bound(best.as_ref(), Kind::Cycle, mode) >= 4
+            || (mode.unit_links && complexity_bound(best.as_ref(), Kind::Chain, mode) >= 3);
+        if !can_win {
+            continue;
+        }
+        // Single-digit and bivalue-cell searches are small; only mixed links pay for the
+        // reachability pass.
+        let reach = (mode == XY).then(|| Reach::new(marks, &grid, mode));
         for cell in 0..81 {
             let mask = marks.mask(cell);
             if mask.count_ones() < 2 || (!mode.unit_links && mask.count_ones() > 2) {
@@ -207,7 +216,7 @@ pub fn find(marks: &Candidates) -> Option<Step> {
                     &grid,
                     &mut tree,
                     node(cell, d, true),
-                    (mode, &reach),
+                    (mode, reach.as_ref()),
                     &mut best,
                 );
                 if mode.unit_links {
@@ -216,7 +225,7 @@ pub fn find(marks: &Candidates) -> Option<Step> {
                         &grid,
                         &mut tree,
                         node(cell, d, false),
-                        (mode, &reach),
+                        (mode, reach.as_ref()),
                         &mut best,
                     );
                 }
@@ -233,7 +242,7 @@ fn search(
     grid: &Grid,
     tree: &mut Tree,
     start: Node,
-    (mode, reach): (Mode, &Reach),
+    (mode, reach): (Mode, Option<&Reach>),
     best: &mut Option<Found>,
 ) {
     let cycle_bound = if is_on(start) {
@@ -265,9 +274,11 @@ fn search(
     if is_on(start) {
         for_each_conjugate(marks, grid, start, mode, |q| closers.push(q));
     }
-    let chain_possible = mode.unit_links && reach.reaches(start, goal);
-    if !chain_possible && !any_reached(reach, start, &closers) {
-        return;
+    if let Some(reach) = reach {
+        let chain_possible = mode.unit_links && reach.reaches(start, goal);
+        if !chain_possible && !any_reached(reach, start, &closers) {
+            return;
+        }
     }
     // SE lists a start's cycles before its chain, so the chain is considered last.
     let mut chain: Option<Found> = None;
