@@ -69,29 +69,34 @@ fn exclude(marks: &Candidates, cells: &[usize], excluders: CellSet) -> Vec<(usiz
     if small.is_empty() {
         return Vec::new();
     }
-    let mut allowed_store = [0u16; 3];
-    let mut choice_store = [0usize; 3];
-    let allowed = &mut allowed_store[..n];
-    // Returns true to stop: once every candidate is in some possible combination, nothing
-    // can be removed.
-    let mut visit = |choice: &[usize]| {
+    let possible = |choice: &[usize]| {
         let taken = choice.iter().fold(0u16, |acc, &d| acc | 1 << d);
-        for i in 0..cells.len() {
-            for j in i + 1..cells.len() {
+        for i in 0..n {
+            for j in i + 1..n {
                 if choice[i] == choice[j] && g.sees(cells[i], cells[j]) {
                     return false;
                 }
             }
         }
-        if small.iter().any(|&m| m & !taken == 0) {
-            return false;
-        }
-        for (i, &d) in choice.iter().enumerate() {
-            allowed[i] |= 1 << d;
-        }
-        allowed.iter().zip(masks).all(|(a, m)| a == m)
+        !small.iter().any(|&m| m & !taken == 0)
     };
-    combine(masks, 0, &mut choice_store[..n], &mut visit);
+    // For each candidate not yet seen in a possible combination, look for one with it; each
+    // combination found also covers the other cells' digits it uses, so most candidates need
+    // no search of their own.
+    let mut allowed = [0u16; 3];
+    let mut choice = [0usize; 3];
+    for i in 0..n {
+        for d in indices_of(masks[i] & !allowed[i]) {
+            let mut fixed = [0u16; 3];
+            fixed[..n].copy_from_slice(masks);
+            fixed[i] = 1 << d;
+            if combine(&fixed[..n], 0, &mut choice[..n], &mut |c| possible(c)) {
+                for (a, &x) in allowed.iter_mut().zip(&choice[..n]) {
+                    *a |= 1 << x;
+                }
+            }
+        }
+    }
     cells
         .iter()
         .enumerate()
@@ -99,20 +104,20 @@ fn exclude(marks: &Candidates, cells: &[usize], excluders: CellSet) -> Vec<(usiz
         .collect()
 }
 
-/// Calls `visit` with every choice of one candidate per cell until it returns true; true
-/// when it did.
+/// Looks for a choice of one candidate per cell that `accept`s; true (with the choice left in
+/// `choice`) when there is one.
 fn combine(
     masks: &[u16],
     i: usize,
     choice: &mut [usize],
-    visit: &mut impl FnMut(&[usize]) -> bool,
+    accept: &mut impl FnMut(&[usize]) -> bool,
 ) -> bool {
     if i == masks.len() {
-        return visit(choice);
+        return accept(choice);
     }
     for d in indices_of(masks[i]) {
         choice[i] = d;
-        if combine(masks, i + 1, choice, visit) {
+        if combine(masks, i + 1, choice, accept) {
             return true;
         }
     }
@@ -152,6 +157,10 @@ pub fn aligned_triple(marks: &Candidates) -> Option<Step> {
         small_cells_of[c] = small;
     }
     for (a, b) in pairs(bases.len()) {
+        // The third cell can only narrow the small cells the first two share.
+        if (bases[a].1 & bases[b].1).len() < 2 {
+            continue;
+        }
         let (c0, c1) = (bases[a].0, bases[b].0);
         let twins =
             (bases[a].1 | bases[b].1) & (base_set - CellSet::single(c0) - CellSet::single(c1));
