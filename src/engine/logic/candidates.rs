@@ -104,6 +104,22 @@ impl Candidates {
         }
     }
 
+    /// The same filled cells with other pencil marks (for reasoning on a changed copy).
+    pub(crate) fn with_marks(&self, marks: &[u16; CELLS]) -> Candidates {
+        let mut cells_with = [CellSet::EMPTY; SIZE];
+        for (i, &mask) in marks.iter().enumerate() {
+            for d in indices_of(mask) {
+                cells_with[d].insert(i);
+            }
+        }
+        Candidates {
+            board: self.board,
+            marks: *marks,
+            cells_with,
+            geometry: self.geometry,
+        }
+    }
+
     /// The units and peers these marks live in.
     pub fn geometry(&self) -> &'static Geometry {
         self.geometry

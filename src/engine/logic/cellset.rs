@@ -6,6 +6,8 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
 
+use crate::engine::board::{Digit, Pos};
+
 /// Cells 0-80 of the grid.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct CellSet(u128);
@@ -66,6 +68,12 @@ impl CellSet {
     /// The complement, usable in constant tables.
     pub(crate) const fn not_const(self) -> CellSet {
         CellSet(!self.0 & ALL_BITS)
+    }
+
+    /// One pencil mark of `digit` in each cell, in reading order: how a pattern's eliminations
+    /// of a single digit are listed.
+    pub(crate) fn marks_of(self, digit: Digit) -> Vec<(Pos, Digit)> {
+        self.iter().map(|c| (Pos::from_index(c), digit)).collect()
     }
 
     /// The cells in ascending order.

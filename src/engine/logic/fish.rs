@@ -14,17 +14,34 @@ use super::rating::Rating;
 use super::text::lines;
 use super::{Step, Technique};
 
-/// A fish of `size` lines (2-4). Classic geometry (rows and columns).
-pub fn find(marks: &Candidates, size: u32) -> Option<Step> {
+/// A fish: digit `digit`'s places in the `base` lines all lie in the `cover` lines.
+#[derive(Clone, Copy)]
+pub(crate) struct Fish {
+    pub(crate) digit: usize,
+    pub(crate) base_kind: UnitKind,
+    /// Line indices (bit `l` for line `l`) of the base and the cover.
+    pub(crate) base: u16,
+    pub(crate) cover: u16,
+    pub(crate) base_cells: CellSet,
+    pub(crate) cover_cells: CellSet,
+}
+
+impl Fish {
+    /// The digit leaves the cover lines outside the base lines.
+    pub(crate) fn removed(&self, marks: &Candidates) -> CellSet {
+        (self.cover_cells - self.base_cells) & marks.cells_with(self.digit)
+    }
+}
+
+/// Calls `visit` with every fish of `size` lines (2-4) in SE's order (columns as the base,
+/// then rows; line sets ascending; digits ascending) until it returns true. SE only looks at
+/// base lines with two or more places and digits with at least `2 * size` places open.
+/// Classic geometry (rows and columns).
+pub(crate) fn fishes(marks: &Candidates, size: u32, mut visit: impl FnMut(Fish) -> bool) {
     let g = marks.geometry();
     if !g.is_classic() {
-        return None;
+        return;
     }
-    let (technique, rating) = match size {
-        2 => (Technique::XWing, 32),
-        3 => (Technique::Swordfish, 38),
-        _ => (Technique::Jellyfish, 52),
-    };
     let open: [bool; SIZE] =
         std::array::from_fn(|d| marks.placed_count(d) + 2 * size <= SIZE as u32);
     for (base_kind, base_offset, cover_offset) in [(UnitKind::Column, 9, 0), (UnitKind::Row, 0, 9)]
@@ -45,55 +62,78 @@ pub fn find(marks: &Candidates, size: u32) -> Option<Step> {
                 if !fits || cover.count_ones() != size {
                     continue;
                 }
-                let base_cells: CellSet =
-                    indices_of(base).fold(CellSet::EMPTY, |acc, l| acc | g.set_of(base_offset + l));
-                let cover_cells: CellSet = indices_of(cover)
-                    .fold(CellSet::EMPTY, |acc, x| acc | g.set_of(cover_offset + x));
-                let removed = (cover_cells - base_cells) & marks.cells_with(d);
-                if removed.is_empty() {
-                    continue;
-                }
-                let cross_kind = if base_kind == UnitKind::Row {
-                    UnitKind::Column
-                } else {
-                    UnitKind::Row
+                let fish = Fish {
+                    digit: d,
+                    base_kind,
+                    base,
+                    cover,
+                    base_cells: indices_of(base)
+                        .fold(CellSet::EMPTY, |acc, l| acc | g.set_of(base_offset + l)),
+                    cover_cells: indices_of(cover)
+                        .fold(CellSet::EMPTY, |acc, x| acc | g.set_of(cover_offset + x)),
                 };
-                let base_lines: Vec<usize> = indices_of(base).collect();
-                let cover_lines: Vec<usize> = indices_of(cover).collect();
-                let units = base_lines
-                    .iter()
-                    .map(|&index| Unit {
-                        kind: base_kind,
-                        index,
-                    })
-                    .chain(cover_lines.iter().map(|&index| Unit {
-                        kind: cross_kind,
-                        index,
-                    }))
-                    .collect();
-                let digit = digit(d);
-                let covered = lines(cross_kind, &cover_lines);
-                return Some(Step::eliminating(
-                    technique,
-                    Rating::from_tenths(rating),
-                    removed
-                        .iter()
-                        .map(|c| (Pos::from_index(c), digit))
-                        .collect(),
-                    (base_cells & cover_cells & marks.cells_with(d))
-                        .iter()
-                        .map(Pos::from_index)
-                        .collect(),
-                    vec![digit],
-                    units,
-                    format!(
-                        "In {}, {digit} can only go in {covered}, so {digit} is removed from \
-                         the rest of {covered}.",
-                        lines(base_kind, &base_lines)
-                    ),
-                ));
+                if visit(fish) {
+                    return;
+                }
             }
         }
     }
-    None
+}
+
+/// The first fish of `size` lines (2-4) that removes something.
+pub fn find(marks: &Candidates, size: u32) -> Option<Step> {
+    let mut found = None;
+    fishes(marks, size, |fish| {
+        let removed = fish.removed(marks);
+        if !removed.is_empty() {
+            found = Some(fish_step(marks, &fish, removed));
+        }
+        found.is_some()
+    });
+    found
+}
+
+fn fish_step(marks: &Candidates, fish: &Fish, removed: CellSet) -> Step {
+    let (technique, rating) = match fish.base.count_ones() {
+        2 => (Technique::XWing, 32),
+        3 => (Technique::Swordfish, 38),
+        _ => (Technique::Jellyfish, 52),
+    };
+    let base_kind = fish.base_kind;
+    let cross_kind = if base_kind == UnitKind::Row {
+        UnitKind::Column
+    } else {
+        UnitKind::Row
+    };
+    let base_lines: Vec<usize> = indices_of(fish.base).collect();
+    let cover_lines: Vec<usize> = indices_of(fish.cover).collect();
+    let units = base_lines
+        .iter()
+        .map(|&index| Unit {
+            kind: base_kind,
+            index,
+        })
+        .chain(cover_lines.iter().map(|&index| Unit {
+            kind: cross_kind,
+            index,
+        }))
+        .collect();
+    let digit = digit(fish.digit);
+    let covered = lines(cross_kind, &cover_lines);
+    Step::eliminating(
+        technique,
+        Rating::from_tenths(rating),
+        removed.marks_of(digit),
+        (fish.base_cells & fish.cover_cells & marks.cells_with(fish.digit))
+            .iter()
+            .map(Pos::from_index)
+            .collect(),
+        vec![digit],
+        units,
+        format!(
+            "In {}, {digit} can only go in {covered}, so {digit} is removed from the rest of \
+             {covered}.",
+            lines(base_kind, &base_lines)
+        ),
+    )
 }

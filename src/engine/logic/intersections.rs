@@ -55,10 +55,7 @@ pub fn locking(marks: &Candidates) -> Option<Step> {
         Some(Step::eliminating(
             technique,
             Rating::from_tenths(rating),
-            removed
-                .iter()
-                .map(|c| (Pos::from_index(c), digit))
-                .collect(),
+            removed.marks_of(digit),
             places.iter().map(Pos::from_index).collect(),
             vec![digit],
             vec![source, target],

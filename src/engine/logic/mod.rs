@@ -145,11 +145,13 @@ pub enum Technique {
     RegionForcingChain,
     /// Forcing chains that follow the grid as it changes under the assumption.
     DynamicForcingChain,
+    /// Dynamic forcing chains that also use locked candidates, pairs and X-Wings on the way.
+    DynamicForcingChainPlus,
 }
 
 impl Technique {
     /// Every technique, in SE's search order.
-    pub const ALL: [Technique; 44] = [
+    pub const ALL: [Technique; 45] = [
         Technique::FullHouse,
         Technique::HiddenSingle,
         Technique::DirectPointing,
@@ -194,6 +196,7 @@ impl Technique {
         Technique::CellForcingChain,
         Technique::RegionForcingChain,
         Technique::DynamicForcingChain,
+        Technique::DynamicForcingChainPlus,
     ];
 
     /// Stable snake_case name for wire formats and logs; never changes once published.
@@ -243,6 +246,7 @@ impl Technique {
             Technique::CellForcingChain => "cell_forcing_chain",
             Technique::RegionForcingChain => "region_forcing_chain",
             Technique::DynamicForcingChain => "dynamic_forcing_chain",
+            Technique::DynamicForcingChainPlus => "dynamic_forcing_chain_plus",
         }
     }
 
@@ -291,6 +295,7 @@ impl Technique {
             | Technique::NishioForcingChain => 75,
             Technique::CellForcingChain | Technique::RegionForcingChain => 80,
             Technique::DynamicForcingChain => 85,
+            Technique::DynamicForcingChainPlus => 90,
         };
         Rating::from_tenths(tenths)
     }

@@ -433,9 +433,17 @@ fn every_technique_is_pinned_on_a_real_position() {
         .filter(|n| !pinned.contains(n))
         .collect();
     // No puzzle of the rated files needs these (SE finds the same eliminations earlier, as
-    // strong-link chains or fish); hand-made positions in `chains::unary` cover the X-chain
-    // and X-cycle.
-    assert_eq!(missing, ["direct_claiming", "x_cycle", "x_chain"]);
+    // strong-link chains or fish, or plain dynamic chains suffice); hand-made positions in
+    // `chains::unary` cover the X-chain and X-cycle, a forum puzzle below the "plus" chains.
+    assert_eq!(
+        missing,
+        [
+            "direct_claiming",
+            "x_cycle",
+            "x_chain",
+            "dynamic_forcing_chain_plus"
+        ]
+    );
 }
 
 #[test]
@@ -505,4 +513,23 @@ fn ratings_agree_with_sudoku_explainer_on_a_sample() {
     let n = sample.len();
     assert!(within * 100 >= n * 95, "within 0.3: {within}/{n}");
     assert!(exact * 100 >= n * 90, "exact: {exact}/{n}");
+}
+
+#[test]
+fn dynamic_chains_plus_use_patterns_on_the_way() {
+    // From the forum's hardest list (tdoku's forum_hardest_1106): after two steps, no plain
+    // dynamic chain works; with locked candidates, pairs and X-Wings inside the chain, assuming
+    // r2c4 = 8 ends in a contradiction through 30 candidates: 9.0 + 0.6.
+    let step = replay(
+        "..2...7...1.....6.5......18....37.......49.....41.23....3.2.9...8.....5.6.......2",
+        2,
+    );
+    assert_eq!(step.technique, Technique::DynamicForcingChainPlus);
+    assert_eq!(step.rating.to_string(), "9.6");
+    assert_eq!(cells_text(&step.eliminations, '#'), "r2c4#8");
+    assert_eq!(
+        step.explanation,
+        "If row 2, column 4 is 8, its consequences (30 candidates) contradict each other, so row \
+         2, column 4 is not 8."
+    );
 }

@@ -43,7 +43,7 @@ enum Finder {
 }
 
 /// Sukaku Explainer's default finders, in its order.
-const SE_ORDER: [Finder; 33] = [
+const SE_ORDER: [Finder; 34] = [
     Finder::FullHouse,
     Finder::HiddenSingle,
     Finder::DirectLocking,
@@ -77,6 +77,7 @@ const SE_ORDER: [Finder; 33] = [
     Finder::Chains(chains::Level::Nishio),
     Finder::Chains(chains::Level::Multiple),
     Finder::Chains(chains::Level::Dynamic),
+    Finder::Chains(chains::Level::DynamicPlus),
 ];
 
 /// The classic elimination techniques kept in a careful player's pencil marks.

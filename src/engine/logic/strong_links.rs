@@ -421,11 +421,7 @@ fn chain_step(marks: &Candidates, d: usize, count: usize, chain: Chain) -> Step 
     Step::eliminating(
         chain.technique,
         chain.difficulty.rating(),
-        chain
-            .removed
-            .iter()
-            .map(|c| (Pos::from_index(c), digit))
-            .collect(),
+        chain.removed.marks_of(digit),
         cells,
         vec![digit],
         units,

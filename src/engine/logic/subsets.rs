@@ -33,93 +33,141 @@ fn unit_cells(marks: &Candidates, k: usize, members: u16) -> CellSet {
     indices_of(members).map(|j| cells[j] as usize).collect()
 }
 
-/// A naked subset of `size` cells (2-4). Units: boxes, columns, rows; SE only looks where the
-/// unit has at least twice `size` empty cells.
-pub fn naked(marks: &Candidates, size: u32) -> Option<Step> {
+/// A subset pattern in one unit: `cells` hold (naked) or take (hidden) exactly `digits`.
+#[derive(Clone, Copy)]
+pub(crate) struct Subset {
+    pub(crate) unit: usize,
+    pub(crate) cells: CellSet,
+    pub(crate) digits: u16,
+    pub(crate) naked: bool,
+}
+
+impl Subset {
+    /// The marks it removes, as (cell, digit index): for a naked set its digits from the rest
+    /// of the unit, for a hidden set the other digits of its cells.
+    pub(crate) fn removed(&self, marks: &Candidates) -> Vec<(usize, usize)> {
+        let g = marks.geometry();
+        let (cells, digits) = if self.naked {
+            (g.set_of(self.unit) - self.cells, self.digits)
+        } else {
+            (self.cells, !self.digits & 0x1FF)
+        };
+        cells
+            .iter()
+            .flat_map(|c| indices_of(marks.mask(c) & digits).map(move |d| (c, d)))
+            .collect()
+    }
+}
+
+/// Calls `visit` with every naked set of `size` cells (2-4) in SE's order (boxes, columns,
+/// rows; cell sets ascending) until it returns true. SE only looks where the unit has at least
+/// twice `size` empty cells, and at cells with two or more candidates.
+pub(crate) fn naked_sets(marks: &Candidates, size: u32, mut visit: impl FnMut(Subset) -> bool) {
     let g = marks.geometry();
     for k in BOXES_COLUMNS_ROWS {
         if marks.empty_in(k) < 2 * size {
             continue;
         }
-        let unit_cells_list = g.cells_of(k);
+        let cells_list = g.cells_of(k);
         let eligible = (0..9)
-            .filter(|&j| (2..=size).contains(&marks.mask(unit_cells_list[j] as usize).count_ones()))
+            .filter(|&j| (2..=size).contains(&marks.mask(cells_list[j] as usize).count_ones()))
             .fold(0u16, |acc, j| acc | 1 << j);
         for chosen in subsets(eligible, size) {
             let cells = unit_cells(marks, k, chosen);
             let union = cells.iter().fold(0u16, |acc, c| acc | marks.mask(c));
-            if union.count_ones() != size {
-                continue;
+            if union.count_ones() == size
+                && visit(Subset {
+                    unit: k,
+                    cells,
+                    digits: union,
+                    naked: true,
+                })
+            {
+                return;
             }
-            let mut eliminations = Vec::new();
-            for c in (g.set_of(k) - cells).iter() {
-                let pos = Pos::from_index(c);
-                eliminations.extend(digits_of(marks.mask(c) & union).map(|d| (pos, d)));
-            }
-            if eliminations.is_empty() {
-                continue;
-            }
-            let unit = g.unit(k);
-            let at: Vec<Pos> = cells.iter().map(Pos::from_index).collect();
-            let digits: Vec<Digit> = digits_of(union).collect();
-            let named = list(&digits);
-            let (technique, rating) = technique(true, size);
-            return Some(Step::eliminating(
-                technique,
-                Rating::from_tenths(rating),
-                eliminations,
-                at.clone(),
-                digits,
-                vec![unit],
-                format!(
-                    "{} hold only {named}, so {named} are removed from the rest of {unit}.",
-                    capitalize(&cells_in_unit(unit, &at))
-                ),
-            ));
         }
     }
-    None
 }
 
-/// A hidden subset of `size` digits (2-4). Units: boxes, columns, rows.
-pub fn hidden(marks: &Candidates, size: u32) -> Option<Step> {
-    let g = marks.geometry();
+/// Calls `visit` with every hidden set of `size` digits (2-4) in SE's order until it returns
+/// true. SE only looks where the unit has more than twice `size` empty cells.
+pub(crate) fn hidden_sets(marks: &Candidates, size: u32, mut visit: impl FnMut(Subset) -> bool) {
     for k in BOXES_COLUMNS_ROWS {
         if marks.empty_in(k) <= 2 * size {
             continue;
         }
         for chosen in subsets(hidden_digits(marks, k, size), size) {
-            let Some(cells) = hidden_cells(marks, k, chosen) else {
-                continue;
-            };
-            let eliminations: Vec<(Pos, Digit)> = cells
-                .iter()
-                .flat_map(|c| {
-                    indices_of(marks.mask(c) & !chosen).map(move |d| (Pos::from_index(c), digit(d)))
-                })
-                .collect();
-            if eliminations.is_empty() {
-                continue;
+            if let Some(cells) = hidden_cells(marks, k, chosen) {
+                let set = Subset {
+                    unit: k,
+                    cells,
+                    digits: chosen,
+                    naked: false,
+                };
+                if visit(set) {
+                    return;
+                }
             }
-            let unit = g.unit(k);
-            let digits: Vec<Digit> = digits_of(chosen).collect();
-            let at: Vec<Pos> = cells.iter().map(Pos::from_index).collect();
-            let (technique, rating) = technique(false, size);
-            return Some(Step::eliminating(
-                technique,
-                Rating::from_tenths(rating),
-                eliminations,
-                at.clone(),
-                digits.clone(),
-                vec![unit],
-                format!(
-                    "In {unit}, {} can only go in {}, so the other candidates are removed from \
-                     those cells.",
-                    list(&digits),
-                    places_within(unit, &at)
-                ),
-            ));
         }
     }
-    None
+}
+
+/// A naked subset of `size` cells (2-4) that removes something.
+pub fn naked(marks: &Candidates, size: u32) -> Option<Step> {
+    first_step(marks, size, true)
+}
+
+/// A hidden subset of `size` digits (2-4) that removes something.
+pub fn hidden(marks: &Candidates, size: u32) -> Option<Step> {
+    first_step(marks, size, false)
+}
+
+fn first_step(marks: &Candidates, size: u32, naked: bool) -> Option<Step> {
+    let mut found = None;
+    let mut visit = |set: Subset| {
+        let removed = set.removed(marks);
+        if !removed.is_empty() {
+            found = Some(subset_step(marks, &set, removed));
+        }
+        found.is_some()
+    };
+    if naked {
+        naked_sets(marks, size, &mut visit);
+    } else {
+        hidden_sets(marks, size, &mut visit);
+    }
+    found
+}
+
+fn subset_step(marks: &Candidates, set: &Subset, removed: Vec<(usize, usize)>) -> Step {
+    let unit = marks.geometry().unit(set.unit);
+    let at: Vec<Pos> = set.cells.iter().map(Pos::from_index).collect();
+    let digits: Vec<Digit> = digits_of(set.digits).collect();
+    let (technique, rating) = technique(set.naked, set.cells.len());
+    let explanation = if set.naked {
+        let named = list(&digits);
+        format!(
+            "{} hold only {named}, so {named} are removed from the rest of {unit}.",
+            capitalize(&cells_in_unit(unit, &at))
+        )
+    } else {
+        format!(
+            "In {unit}, {} can only go in {}, so the other candidates are removed from those \
+             cells.",
+            list(&digits),
+            places_within(unit, &at)
+        )
+    };
+    Step::eliminating(
+        technique,
+        Rating::from_tenths(rating),
+        removed
+            .iter()
+            .map(|&(c, d)| (Pos::from_index(c), digit(d)))
+            .collect(),
+        at,
+        digits,
+        vec![unit],
+        explanation,
+    )
 }

@@ -106,7 +106,7 @@ fn wing_step(
     Step::eliminating(
         technique,
         Rating::from_tenths(rating),
-        removed.iter().map(|c| (Pos::from_index(c), z)).collect(),
+        removed.marks_of(z),
         vec![pivot, a, b],
         pivot_digits,
         Vec::new(),

@@ -12,12 +12,14 @@
 //!   (6.6), bidirectional cycles and forcing chains mixing both link kinds (7.0);
 //! * `multiple`: all consequences of an assumption at once (`propagate`), for Nishio forcing
 //!   chains (7.5, one digit, contradiction), cell and region forcing chains (8.0), dynamic
-//!   forcing chains that follow the grid as it changes (8.5).
+//!   forcing chains that follow the grid as it changes (8.5), and dynamic chains that also
+//!   use pattern techniques on the way (9.0, `nested`).
 //!
 //! A chain's rating adds to its base 0.1 per step of [`length_steps`](super::rating) of its
 //! *complexity*: the number of distinct nodes it uses (for several branches, their sum).
 
 mod multiple;
+mod nested;
 mod propagate;
 mod reach;
 mod unary;
@@ -39,6 +41,8 @@ pub(crate) enum Level {
     Multiple,
     /// Dynamic forcing chains.
     Dynamic,
+    /// Dynamic forcing chains that also use locked candidates, pairs and X-Wings.
+    DynamicPlus,
 }
 
 /// The best chain step at `level`, or `None`.

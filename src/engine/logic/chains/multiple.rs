@@ -1,5 +1,6 @@
 //! Chains built from whole propagations (SE's "multiple" chaining): Nishio (7.5), cell and
-//! region forcing chains (8.0) and dynamic forcing chains (8.5).
+//! region forcing chains (8.0), dynamic forcing chains (8.5) and dynamic forcing chains "plus"
+//! (9.0).
 //!
 //! For each cell (with more than two candidates for static chains, two or more for dynamic
 //! ones) and each of its digits, SE derives the consequences of the digit being on and off:
@@ -46,6 +47,7 @@ fn plan(level: Level) -> Plan {
             settings: Settings {
                 dynamic: true,
                 cell_links: false,
+                plus: false,
             },
             bivalue_cells: true,
             contradictions: true,
@@ -58,6 +60,7 @@ fn plan(level: Level) -> Plan {
             settings: Settings {
                 dynamic: false,
                 cell_links: true,
+                plus: false,
             },
             bivalue_cells: false,
             contradictions: false,
@@ -66,18 +69,26 @@ fn plan(level: Level) -> Plan {
             base: 80,
             technique: Technique::CellForcingChain,
         },
-        Level::Static | Level::Dynamic => Plan {
-            settings: Settings {
-                dynamic: true,
-                cell_links: true,
-            },
-            bivalue_cells: true,
-            contradictions: true,
-            double: true,
-            regions_and_cells: true,
-            base: 85,
-            technique: Technique::DynamicForcingChain,
-        },
+        Level::Static | Level::Dynamic | Level::DynamicPlus => {
+            let plus = level == Level::DynamicPlus;
+            Plan {
+                settings: Settings {
+                    dynamic: true,
+                    cell_links: true,
+                    plus,
+                },
+                bivalue_cells: true,
+                contradictions: true,
+                double: true,
+                regions_and_cells: true,
+                base: if plus { 90 } else { 85 },
+                technique: if plus {
+                    Technique::DynamicForcingChainPlus
+                } else {
+                    Technique::DynamicForcingChain
+                },
+            }
+        }
     }
 }
 

@@ -6,13 +6,15 @@
 //! node removes its candidate from a private copy of the grid once expanded, so later links
 //! see the reduced grid; a node derived that way also records as parents the earlier "off"
 //! nodes that emptied its cell or unit ("hidden" parents), which is why dynamic chains count
-//! more nodes.
+//! more nodes. With nesting (level 1), when nothing is left to expand, pattern techniques run
+//! on the reduced grid and their eliminations continue the propagation.
 //!
 //! The order of expansion decides which parents a node gets, hence the chain lengths and the
 //! ratings; it follows SE's exactly.
 
 use super::super::candidates::{indices_of, Candidates};
 use super::super::cellset::CellSet;
+use super::nested;
 use super::unary::Mode;
 use super::{
     cell_of, digit_of, is_on, negation, node, on_to_off, units_box_row_column, Grid, Node, NODES,
@@ -25,6 +27,8 @@ pub(crate) struct Settings {
     pub(crate) dynamic: bool,
     /// Use cell links (false for Nishio, which follows one digit).
     pub(crate) cell_links: bool,
+    /// When nothing is left to expand, let pattern techniques continue (SE's level 1).
+    pub(crate) plus: bool,
 }
 
 /// A node derived at the contradiction but not stored (its negation was already there).
@@ -110,6 +114,11 @@ impl Propagation {
     /// A lower bound of [`Propagation::ancestors`] for a stored node.
     pub(crate) fn depth(&self, n: Node) -> usize {
         self.entry(n).map_or(0, |e| usize::from(e.depth))
+    }
+
+    /// Adds an "off" node derived by a technique on the reduced grid (nesting).
+    pub(crate) fn add_nested(&mut self, n: Node, parents: &[Node]) {
+        self.add(n, parents);
     }
 
     fn add(&mut self, n: Node, parents: &[Node]) {
@@ -230,6 +239,9 @@ pub(crate) fn propagate(
                     out.add(q, &parents);
                 }
             }
+            continue;
+        }
+        if settings.plus && nested::extend(marks, grid, &work, out) {
             continue;
         }
         break;
