@@ -18,20 +18,16 @@ use super::{Step, Technique};
 /// The base cells and, for each, the small cells it sees.
 fn base_cells(marks: &Candidates, largest_excluder: u32) -> Vec<(usize, CellSet)> {
     let g = marks.geometry();
+    let count = |c: usize| marks.mask(c).count_ones();
+    let singles: CellSet = (0..81).filter(|&c| count(c) == 1).collect();
+    let small: CellSet = (0..81)
+        .filter(|&c| (2..=largest_excluder).contains(&count(c)))
+        .collect();
     let mut out = Vec::new();
-    for c in 0..81 {
-        if marks.mask(c).count_ones() < 2 {
-            continue;
-        }
+    for c in (0..81).filter(|&c| count(c) >= 2) {
         let peers = g.peers(c);
-        if peers.iter().any(|p| marks.mask(p).count_ones() == 1) {
-            continue;
-        }
-        let excluders: CellSet = peers
-            .iter()
-            .filter(|&p| (2..=largest_excluder).contains(&marks.mask(p).count_ones()))
-            .collect();
-        if !excluders.is_empty() {
+        let excluders = peers & small;
+        if (peers & singles).is_empty() && !excluders.is_empty() {
             out.push((c, excluders));
         }
     }
@@ -165,10 +161,9 @@ pub fn aligned_triple(marks: &Candidates) -> Option<Step> {
         let twins =
             (bases[a].1 | bases[b].1) & (base_set - CellSet::single(c0) - CellSet::single(c1));
         // SE keeps the first cell's small cells in order, then the second's new ones.
-        let ordered: Vec<usize> = (bases[a].1 & twins)
+        let ordered = (bases[a].1 & twins)
             .iter()
-            .chain((bases[b].1 & (twins - bases[a].1)).iter())
-            .collect();
+            .chain((bases[b].1 & (twins - bases[a].1)).iter());
         for c2 in ordered {
             let third = small_cells_of[c2];
             let common = bases[a].1 & bases[b].1 & third;

@@ -224,18 +224,43 @@ pub fn find(marks: &Candidates, count: usize) -> Option<Step> {
         _ => 58,
     };
     let mut best: Option<(usize, Chain)> = None;
-    let mut links = Vec::new();
-    for d in 0..9 {
-        links.clear();
+    let masks: [u16; 81] = std::array::from_fn(|c| marks.mask(c));
+    GRAPHS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        // The 2-, 3- and 4-link searches of one step see the same marks: build once.
+        if cache.as_ref().is_none_or(|(key, _)| *key != masks) {
+            let graphs = (0..9).map(|d| DigitGraph::new(marks, d)).collect();
+            *cache = Some((masks, graphs));
+        }
+        let (_, graphs) = cache.as_ref().expect("just filled");
+        for (d, digit_graph) in graphs.iter().enumerate() {
+            search_digit(marks, d, digit_graph, count, base, &mut best);
+        }
+    });
+    let (d, chain) = best?;
+    Some(chain_step(marks, d, count, chain))
+}
+
+/// The strong links of one digit and, for each link end (`2 * link + side`), the link ends it
+/// can be weakly linked to: two groups share a unit exactly when some unit holds each.
+struct DigitGraph {
+    links: Vec<Link>,
+    next: Vec<Vec<(usize, usize)>>,
+}
+
+thread_local! {
+    /// The link graphs of the last marks searched, with those marks.
+    static GRAPHS: std::cell::RefCell<Option<([u16; 81], Vec<DigitGraph>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+impl DigitGraph {
+    fn new(marks: &Candidates, d: usize) -> DigitGraph {
+        let g = marks.geometry();
+        let mut links = Vec::new();
         for k in 0..27 {
             links_in(marks, k, d, &mut links);
         }
-        if links.len() < count {
-            continue;
-        }
-        // For each link end, the link ends that share a unit with it (possible weak links):
-        // two groups share a unit exactly when some unit holds each of them.
-        let g = marks.geometry();
         let holding: Vec<u32> = (0..2 * links.len())
             .map(|end| g.units_holding(links[end / 2].ends[end % 2]))
             .collect();
@@ -247,7 +272,7 @@ pub fn find(marks: &Candidates, count: usize) -> Option<Step> {
                 }
             }
         }
-        let next: Vec<Vec<(usize, usize)>> = (0..2 * links.len())
+        let next = (0..2 * links.len())
             .map(|from| {
                 let mut to: Vec<usize> = held_by
                     .iter()
@@ -261,30 +286,35 @@ pub fn find(marks: &Candidates, count: usize) -> Option<Step> {
                 to.into_iter().map(|to| (to / 2, to % 2)).collect()
             })
             .collect();
-        let graph = Graph {
-            links: &links,
-            next: &next,
-        };
-        let mut path: Vec<(usize, usize)> = Vec::with_capacity(count);
-        for (first, link) in links.iter().enumerate() {
-            for side in 0..2 {
-                path.push((first, side));
-                extend(
-                    marks,
-                    d,
-                    &graph,
-                    count,
-                    base,
-                    &mut path,
-                    link.places,
-                    &mut best,
-                );
-                path.pop();
-            }
+        DigitGraph { links, next }
+    }
+}
+
+/// All chains of `count` links of one digit, keeping the best in `best`.
+fn search_digit(
+    marks: &Candidates,
+    d: usize,
+    digit_graph: &DigitGraph,
+    count: usize,
+    base: u16,
+    best: &mut Option<(usize, Chain)>,
+) {
+    let links = &digit_graph.links;
+    if links.len() < count {
+        return;
+    }
+    let graph = Graph {
+        links,
+        next: &digit_graph.next,
+    };
+    let mut path: Vec<(usize, usize)> = Vec::with_capacity(count);
+    for (first, link) in links.iter().enumerate() {
+        for side in 0..2 {
+            path.push((first, side));
+            extend(marks, d, &graph, count, base, &mut path, link.places, best);
+            path.pop();
         }
     }
-    let (d, chain) = best?;
-    Some(chain_step(marks, d, count, chain))
 }
 
 /// The links of one digit and, for each link end (`2 * link + side`), the link ends it can be
