@@ -113,7 +113,13 @@ pub fn generate_rated(
             grid = random_grid(&mut search.rng);
         }
         attempts += 1;
-        if let Some((puzzle, grade)) = search.attempt(&grid) {
+        if let Some((puzzle, mut grade)) = search.attempt(&grid) {
+            if max.tenths() == u16::MAX {
+                // The search stopped at the first step reaching the minimum: finish the grade.
+                if let Ok(p) = Puzzle::new(puzzle) {
+                    grade = grade_with(&p, &Rules::unique(), None);
+                }
+            }
             return Ok(Generated {
                 puzzle,
                 solution: Solution::from_full_grid(grid),
@@ -153,7 +159,14 @@ impl Search {
         self.ratings += 1;
         let max = *self.range.end();
         let unbounded = max.tenths() == u16::MAX;
-        let grade = grade_with(puzzle, &Rules::unique(), (!unbounded).then_some(max));
+        // Without a maximum, the first step at the minimum settles it (the caller grades an
+        // accepted puzzle in full); otherwise the first step above the maximum does.
+        let stop = if unbounded {
+            Rating::from_tenths(self.range.start().tenths().saturating_sub(1))
+        } else {
+            max
+        };
+        let grade = grade_with(puzzle, &Rules::unique(), Some(stop));
         let fit = if grade.needs_guessing {
             if unbounded {
                 Fit::InRange
@@ -458,6 +471,15 @@ mod tests {
             let g = generate_rated(range.clone(), seed, Symmetry::None).unwrap();
             check(&g, &range, Symmetry::None);
         }
+    }
+
+    #[test]
+    fn an_open_ended_range_returns_the_full_grade() {
+        // Without a maximum the search stops rating at the first step reaching the minimum;
+        // the returned grade is still the whole solve's.
+        let range = Rating::from_tenths(40)..=Rating::from_tenths(u16::MAX);
+        let g = generate_rated(range.clone(), 5, Symmetry::None).unwrap();
+        check(&g, &range, Symmetry::None);
     }
 
     #[test]

@@ -124,10 +124,12 @@ pub fn grade(puzzle: &Puzzle) -> Grade {
     grade_with(puzzle, &rules, None)
 }
 
-/// Rates `puzzle` with `rules`; with a `cap`, stops as soon as a step rated above it is met
-/// (the grade then has that step's rating and `needs_guessing` false, but the solve is not
-/// finished: a generator asking "is this puzzle at most 6.5?" needs no more).
-pub(crate) fn grade_with(puzzle: &Puzzle, rules: &Rules, cap: Option<Rating>) -> Grade {
+/// Rates `puzzle` with `rules`, stopping as soon as a step is rated above `stop_above` (when
+/// given). The grade then has that step's rating and `needs_guessing` false, but the solve is
+/// not finished: a generator asking "is this puzzle at most 6.5?" or "at least 9.0?" needs no
+/// more.
+pub(crate) fn grade_with(puzzle: &Puzzle, rules: &Rules, stop_above: Option<Rating>) -> Grade {
+    let cap = stop_above;
     let mut marks = Candidates::new(puzzle.board());
     let mut counts = BTreeMap::new();
     let mut score = 0;
