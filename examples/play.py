@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 
 BASE = (sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080").rstrip("/")
-LEVELS = ["easy", "medium", "hard", "expert"]
+LEVELS = ["easy", "medium", "hard", "expert", "master", "extreme"]
 calls = 0
 
 

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{count, ok_json, post, TestServer, HARD, SEED, SEED_SOLUTION};
+use common::{client, count, expect_problem, ok_json, post, TestServer, HARD, SEED, SEED_SOLUTION};
 use serde_json::{json, Value};
 use sudoku_service::http::ServeArgs;
 
@@ -35,7 +35,15 @@ fn solution_of(line: &str) -> String {
 #[tokio::test]
 async fn generate_gives_a_unique_puzzle_of_the_asked_difficulty() {
     let server = TestServer::start().await;
-    for difficulty in ["easy", "medium", "hard", "expert"] {
+    // `extreme` takes a second or more in a debug build; `examples/generate_timing` covers it.
+    let bands = [
+        ("easy", 1.0, 1.5),
+        ("medium", 1.6, 2.5),
+        ("hard", 2.6, 4.0),
+        ("expert", 4.1, 5.9),
+        ("master", 6.0, 8.9),
+    ];
+    for (difficulty, low, high) in bands {
         let body = ok_json(
             post(
                 &server,
@@ -47,7 +55,13 @@ async fn generate_gives_a_unique_puzzle_of_the_asked_difficulty() {
         .await;
         assert_eq!(body["difficulty"], difficulty);
         assert_eq!(body["grade"]["difficulty"], difficulty);
+        let rating = body["grade"]["rating"].as_f64().unwrap();
+        assert!((low..=high).contains(&rating), "{difficulty}: {rating}");
         let puzzle = body["puzzle"].as_str().unwrap();
+        // Our own /grade agrees with the grade that came with it.
+        let graded = ok_json(post(&server, "/grade", json!({"board": puzzle})).await).await;
+        assert_eq!(graded["rating"], body["grade"]["rating"]);
+        assert_eq!(graded["difficulty"], difficulty);
         let counted = count(puzzle);
         assert_eq!(counted.count, 1, "{difficulty}: not unique");
         assert_eq!(
@@ -95,7 +109,126 @@ async fn generate_is_reproducible_by_seed_and_symmetric_on_request() {
     assert!(problem["detail"]
         .as_str()
         .unwrap()
-        .contains("easy, medium, hard, expert"));
+        .contains("easy, medium, hard, expert, master, extreme"));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn generate_takes_a_rating_range() {
+    let server = TestServer::start().await;
+    let asked = json!({"rating": {"min": 3.0, "max": 3.4}, "seed": 11, "format": "line"});
+    let body = ok_json(post(&server, "/generate", asked.clone()).await).await;
+    let rating = body["grade"]["rating"].as_f64().unwrap();
+    assert!((3.0..=3.4).contains(&rating), "{rating}");
+    assert_eq!(body["difficulty"], "hard");
+    assert_eq!(count(body["puzzle"].as_str().unwrap()).count, 1);
+    let again = ok_json(post(&server, "/generate", asked).await).await;
+    assert_eq!(again["puzzle"], body["puzzle"]);
+
+    // The same range in a query string; an open upper end.
+    let response = client()
+        .get(server.url("/generate?rating=3.0-3.4&seed=11&format=line"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ok_json(response).await["puzzle"], body["puzzle"]);
+    for (query, pointer) in [("rating=x-4", "/rating/min"), ("rating=", "/rating")] {
+        let response = client()
+            .get(server.url(&format!("/generate?{query}")))
+            .send()
+            .await
+            .unwrap();
+        let problem = expect_problem(response, 422, "invalid-request").await;
+        assert_eq!(problem["pointer"], pointer, "{query}");
+    }
+    let open = ok_json(
+        post(
+            &server,
+            "/generate",
+            json!({"rating": {"min": 6.0}, "seed": 3}),
+        )
+        .await,
+    )
+    .await;
+    assert!(open["grade"]["rating"].as_f64().unwrap() >= 6.0);
+
+    for (bad, pointer, says) in [
+        (
+            json!({"difficulty": "hard", "rating": {"min": 3.0}}),
+            "/rating",
+            "not both",
+        ),
+        (
+            json!({"rating": {"min": 5.0, "max": 4.0}}),
+            "/rating",
+            "above rating.max",
+        ),
+        (
+            json!({"rating": {"min": "high"}}),
+            "/rating/min",
+            "rating.min must be",
+        ),
+        (
+            json!({"rating": {"max": 25}}),
+            "/rating/max",
+            "from 0 to 20",
+        ),
+        (
+            json!({"rating": {"low": 3}}),
+            "/rating/low",
+            "unknown field `low`",
+        ),
+        (json!({"rating": [3, 4]}), "/rating", "such as"),
+        (json!({"rating": "3-4"}), "/rating", "such as"),
+        (
+            json!({}),
+            "/difficulty",
+            "master, extreme, or a rating range",
+        ),
+    ] {
+        let problem = expect_problem(
+            post(&server, "/generate", bad.clone()).await,
+            422,
+            "invalid-request",
+        )
+        .await;
+        assert_eq!(problem["pointer"], pointer, "{bad}");
+        assert!(
+            problem["detail"].as_str().unwrap().contains(says),
+            "{bad}: {problem}"
+        );
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn generation_that_finds_nothing_in_range_says_so() {
+    // A tiny generation budget: `extreme` cannot be reached with it.
+    let server = TestServer::with(ServeArgs {
+        generate_work_budget: 2_000,
+        ..ServeArgs::default()
+    })
+    .await;
+    let response = post(
+        &server,
+        "/generate",
+        json!({"difficulty": "extreme", "seed": 5}),
+    )
+    .await;
+    let problem = expect_problem(response, 422, "generation-failed").await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("rated 9.0 or more"), "{detail}");
+    assert!(detail.contains("another seed"), "{detail}");
+    // An easy one still fits.
+    ok_json(
+        post(
+            &server,
+            "/generate",
+            json!({"difficulty": "easy", "seed": 5}),
+        )
+        .await,
+    )
+    .await;
     server.shutdown().await;
 }
 
@@ -103,15 +236,17 @@ async fn generate_is_reproducible_by_seed_and_symmetric_on_request() {
 async fn grade_says_how_hard_and_why() {
     let server = TestServer::start().await;
     let body = ok_json(post(&server, "/grade", json!({"board": SEED})).await).await;
-    assert_eq!(body["difficulty"], "easy");
+    // Its hardest step is a direct hidden pair, 2.0 on the Sudoku Explainer scale: medium.
+    assert_eq!(body["difficulty"], "medium");
+    assert_eq!(body["rating"], 2.0);
     assert_eq!(body["needs_guessing"], false);
     assert_eq!(body["unique"], true);
-    assert!(body["counts"]["naked_single"].as_u64().unwrap() > 0);
+    assert!(body["counts"]["hidden_single"].as_u64().unwrap() > 0);
     assert!(body["score"].as_u64().unwrap() > 0);
 
     let empty = ok_json(post(&server, "/grade", json!({"board": ".".repeat(81)})).await).await;
     assert_eq!(empty["unique"], false);
-    assert_eq!(empty["difficulty"], "expert");
+    assert_eq!(empty["difficulty"], "extreme");
 
     let unsolvable = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
     let response = post(&server, "/grade", json!({ "board": unsolvable })).await;

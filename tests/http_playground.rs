@@ -63,7 +63,14 @@ async fn the_script_calls_only_endpoints_that_exist() {
         .collect();
     assert_eq!(
         paths,
-        ["/solve", "/validate", "/hint", "/candidates", "/generate"]
+        [
+            "/solve",
+            "/validate",
+            "/hint",
+            "/candidates",
+            "/grade",
+            "/generate"
+        ]
     );
     for path in paths {
         // The fields the script sends there (the service refuses fields it does not take).

@@ -49,6 +49,7 @@ impl Cell {
 }
 
 /// The classic digits, 1-9.
+#[cfg(test)]
 pub(crate) fn classic_digits() -> impl Iterator<Item = Digit> {
     Digit::up_to(SIZE)
 }

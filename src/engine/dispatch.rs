@@ -6,12 +6,13 @@
 //! but the answer.
 
 use std::fmt;
+use std::ops::RangeInclusive;
 
 use super::board::{Board, ClassicPuzzle};
 use super::budget::{Budget, Exhausted};
-use super::generate::{self, Generated, Symmetry};
+use super::generate::{self, GenerateError, Generated, Symmetry};
 use super::grid::{Grid, Shape};
-use super::logic::{self, Candidates, Difficulty, Grade, Hint};
+use super::logic::{self, Assumptions, Candidates, Grade, Hint, Rating};
 use super::puzzle::{Counted, Puzzle, Solution};
 use super::solver::{Found, Solver};
 use super::variant::VariantSolver;
@@ -28,9 +29,22 @@ pub enum EngineError {
         operation: &'static str,
         found: String,
     },
+    /// No puzzle in the requested rating range was found within the generator's limit or its
+    /// work budget (or the range is empty). A deadline or cancellation is `Exhausted`.
+    #[error(transparent)]
+    NotGenerated(GenerateError),
     /// The player's board and the original puzzle are not the same size.
     #[error("the board is {board}x{board} but the givens are {givens}x{givens}")]
     SizeMismatch { board: usize, givens: usize },
+}
+
+impl From<GenerateError> for EngineError {
+    fn from(error: GenerateError) -> EngineError {
+        match error {
+            GenerateError::Stopped(exhausted) => EngineError::Exhausted(exhausted),
+            other => EngineError::NotGenerated(other),
+        }
+    }
 }
 
 /// See the module docs.
@@ -78,7 +92,11 @@ impl Engine {
         let classic = classic_of(puzzle, "grading")?;
         let counted = self.count(puzzle, 2, budget)?;
         let grade = if counted.count > 0 {
-            Some(logic::grade(classic, budget)?)
+            // Uniqueness techniques are sound only with exactly one solution.
+            let assume = Assumptions {
+                uniqueness: counted.is_unique(),
+            };
+            Some(logic::grade::grade_with(classic, &assume, None, budget)?)
         } else {
             None
         };
@@ -114,17 +132,17 @@ impl Engine {
         Ok(logic::candidates(&board, with_techniques, budget)?)
     }
 
-    /// A new classic puzzle with one solution at `difficulty`, determined by `seed` and
-    /// `symmetry`.
+    /// A new classic puzzle with one solution whose SE rating is in `ratings` (a level's
+    /// band: [`Difficulty::ratings`]), determined by `seed` and `symmetry`.
     pub fn generate(
         &mut self,
-        difficulty: Difficulty,
+        ratings: RangeInclusive<Rating>,
         seed: u64,
         symmetry: Symmetry,
         budget: &Budget,
     ) -> Result<Generated, EngineError> {
-        Ok(generate::generate(
-            difficulty,
+        Ok(generate::generate_rated(
+            ratings,
             seed,
             symmetry,
             &mut self.classic,

@@ -40,9 +40,9 @@ pub mod variant;
 
 pub use budget::{Budget, Cancel, Exhausted, Stop};
 pub use dispatch::{Engine, EngineError};
-pub use generate::{Generated, Symmetry};
+pub use generate::{GenerateError, Generated, Symmetry};
 pub use grid::{Cell, Digit, Grid, GridError, ParseError, Shape};
-pub use logic::{Candidates, Difficulty, Grade, Hint, Step, Technique};
+pub use logic::{Assumptions, Candidates, Difficulty, Grade, Hint, Rating, Step, Technique};
 pub use play::{apply_move, check_givens, ConflictCell, Mistake, PlayError, Verdict};
 pub use puzzle::{puzzle_id, Counted, Puzzle, PuzzleError, Solution, Stats};
 pub use regions::{RegionError, Regions};

@@ -39,6 +39,12 @@ pub struct ServeArgs {
     /// under about a quarter of a second of CPU.
     #[arg(long, env = "SUDOKU_WORK_BUDGET", default_value_t = DEFAULT_WORK_BUDGET)]
     pub work_budget: u64,
+    /// Work allowed per `/generate` call, in the same units. Generation grades hundreds of
+    /// candidate puzzles to hit a level (most levels take well under a second; `extreme` a
+    /// few), so it gets its own, larger budget; a call that runs out answers 422
+    /// `generation-failed` and another seed may succeed. Keep it below the request time limit.
+    #[arg(long, env = "SUDOKU_GENERATE_WORK_BUDGET", default_value_t = DEFAULT_GENERATE_WORK_BUDGET)]
+    pub generate_work_budget: u64,
     /// Work a solve may spend on the request's own async worker before it is handed to the
     /// solver threads (with the full budget); 0 sends every solve to the solver threads.
     /// Most puzzles need no guess, and for them the hand-off costs more than the solve.
@@ -157,6 +163,9 @@ fn descriptor_limit() -> Option<usize> {
 /// Work units per job unless configured: about 250 ms of CPU.
 pub const DEFAULT_WORK_BUDGET: u64 = 250_000;
 
+/// Work units per generation unless configured: about 5 s of CPU, half the request time limit.
+pub const DEFAULT_GENERATE_WORK_BUDGET: u64 = 5_000_000;
+
 impl ServeArgs {
     /// Refuses settings that no longer exist, with what to use instead, rather than
     /// ignoring them (a silently ignored limit is a limit an operator believes in wrongly).
@@ -252,6 +261,7 @@ impl Default for ServeArgs {
             max_solves: None,
             queue_depth: None,
             work_budget: DEFAULT_WORK_BUDGET,
+            generate_work_budget: DEFAULT_GENERATE_WORK_BUDGET,
             inline_work: 32,
             budget: None,
             inline_budget: None,

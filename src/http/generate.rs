@@ -15,7 +15,11 @@ use super::extract::{ApiJson, ApiQuery};
 use super::problem::Problem;
 use super::wire::{BoardText, GenerateRequest, GenerateResponse, GradeJson};
 use super::AppState;
-use crate::engine::{puzzle_id, Difficulty, Grid, Rules, Symmetry};
+use std::ops::RangeInclusive;
+
+use serde_json::Value;
+
+use crate::engine::{puzzle_id, Difficulty, Grid, Rating, Rules, Symmetry};
 
 /// Seeds above this lose precision in JavaScript numbers; generated seeds stay below it so a
 /// browser can send them back unchanged.
@@ -55,7 +59,7 @@ pub async fn generate(
     client: Client,
     ApiJson(request): ApiJson<GenerateRequest>,
 ) -> Result<Json<GenerateResponse>, Problem> {
-    Ok(Json(answer(&app, client, request).await?))
+    Ok(Json(answer(&app, client, request, Source::Body).await?))
 }
 
 /// `GET /generate?difficulty=hard&seed=42`: the same answer, cacheable when seeded.
@@ -66,7 +70,7 @@ pub async fn generate_get(
     ApiQuery(request): ApiQuery<GenerateRequest>,
 ) -> Result<Response, Problem> {
     let seeded = request.seed.is_some();
-    let generated = answer(&app, client, request).await?;
+    let generated = answer(&app, client, request, Source::Query).await?;
     let etag =
         HeaderValue::from_str(&format!("\"{}\"", generated.id)).map_err(|_| Problem::Internal)?;
     let cache = HeaderValue::from_static(if seeded {
@@ -94,24 +98,114 @@ pub async fn generate_get(
     Ok(response)
 }
 
+/// The highest rating a range may name: beyond anything Sudoku Explainer gives a 9x9 puzzle.
+const MAX_RATING_TENTHS: u16 = 200;
+
+/// The ratings the request asks for: a level's band, or an explicit range; exactly one of the
+/// two.
+fn wanted_ratings(
+    request: &GenerateRequest,
+    source: Source,
+) -> Result<RangeInclusive<Rating>, Problem> {
+    let difficulties = Difficulty::ALL.map(|d| (d.name(), d));
+    match (request.difficulty.as_deref(), &request.rating) {
+        (Some(value), None) => Ok(one_of("difficulty", value, &difficulties)?.ratings()),
+        (None, Some(rating)) => rating_range(rating, source),
+        (Some(_), Some(_)) => Err(Problem::invalid_at(
+            "/rating",
+            "send either difficulty or rating, not both",
+        )),
+        (None, None) => Err(Problem::invalid_at(
+            "/difficulty",
+            format!(
+                "missing field `difficulty`: send one of {}, or a rating range such as \
+                 {{\"rating\": {{\"min\": 6.5, \"max\": 7.5}}}}",
+                names(&difficulties).join(", ")
+            ),
+        )),
+    }
+}
+
+/// Where a request came from: a query string has only strings.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Body,
+    Query,
+}
+
+/// A rating range from `{"min": a, "max": b}` or a number (JSON), or `"a-b"`, `"a-"`, `"-b"`,
+/// `"a"` (a query string); each end rounded to one decimal, a missing one open.
+fn rating_range(value: &Value, source: Source) -> Result<RangeInclusive<Rating>, Problem> {
+    let (min, max) = match value {
+        Value::Object(fields) => {
+            if let Some(other) = fields.keys().find(|k| *k != "min" && *k != "max") {
+                return Err(Problem::invalid_at(
+                    format!("/rating/{other}"),
+                    format!("unknown field `{other}` in rating: expected `min` and/or `max`"),
+                ));
+            }
+            let end = |name: &str| match fields.get(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => tenths(v.as_f64(), &format!("rating.{name}")).map(Some),
+            };
+            (end("min")?, end("max")?)
+        }
+        Value::Number(n) => {
+            let exact = tenths(n.as_f64(), "rating")?;
+            (Some(exact), Some(exact))
+        }
+        Value::String(text) if source == Source::Query && !text.trim().is_empty() => {
+            let end = |part: &str, name: &str| match part.trim() {
+                "" => Ok(None),
+                part => tenths(part.parse().ok(), name).map(Some),
+            };
+            match text.split_once('-') {
+                Some((low, high)) => (end(low, "rating.min")?, end(high, "rating.max")?),
+                None => {
+                    let exact = end(text, "rating")?;
+                    (exact, exact)
+                }
+            }
+        }
+        _ => (None, Some(tenths(None, "rating")?)),
+    };
+    let (min, max) = (min.unwrap_or(0), max.unwrap_or(u16::MAX));
+    if min > max {
+        return Err(Problem::invalid_at(
+            "/rating",
+            format!(
+                "rating.min ({}) is above rating.max ({})",
+                Rating::from_tenths(min),
+                Rating::from_tenths(max)
+            ),
+        ));
+    }
+    Ok(Rating::from_tenths(min)..=Rating::from_tenths(max))
+}
+
+/// The rating `value` in tenths, or a problem at the field `name` (`rating.min` is
+/// `/rating/min`) when it is not a number from 0 to 20.
+fn tenths(value: Option<f64>, name: &str) -> Result<u16, Problem> {
+    let highest = f64::from(MAX_RATING_TENTHS) / 10.0;
+    match value {
+        Some(v) if (0.0..=highest).contains(&v) => Ok((v * 10.0).round() as u16),
+        _ => Err(Problem::invalid_at(
+            format!("/{}", name.replace('.', "/")),
+            format!(
+                "{name} must be a Sudoku Explainer rating from 0 to {highest}, such as 6.5, \
+                 or rating an object such as {{\"min\": 6.5, \"max\": 7.5}}"
+            ),
+        )),
+    }
+}
+
 async fn answer(
     app: &AppState,
     client: Client,
     request: GenerateRequest,
+    source: Source,
 ) -> Result<GenerateResponse, Problem> {
-    let difficulties = Difficulty::ALL.map(|d| (d.name(), d));
-    let difficulty = match request.difficulty.as_deref() {
-        Some(value) => one_of("difficulty", value, &difficulties)?,
-        None => {
-            return Err(Problem::invalid_at(
-                "/difficulty",
-                format!(
-                    "missing field `difficulty`: send one of {}",
-                    names(&difficulties).join(", ")
-                ),
-            ))
-        }
-    };
+    let ratings = wanted_ratings(&request, source)?;
     let symmetry = one_of(
         "symmetry",
         request.symmetry.as_deref().unwrap_or("none"),
@@ -128,8 +222,8 @@ async fn answer(
     let seed = request.seed.unwrap_or_else(random_seed);
     let timed = app
         .pool
-        .run(client, move |engine, budget| {
-            engine.generate(difficulty, seed, symmetry, budget)
+        .run_generation(client, move |engine, budget| {
+            engine.generate(ratings, seed, symmetry, budget)
         })
         .await?;
     let generated = timed.value?;

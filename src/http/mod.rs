@@ -89,6 +89,7 @@ impl AppState {
                 args.queue(),
                 Limits {
                     work: args.work_budget,
+                    generate_work: args.generate_work_budget,
                     inline_work: args.inline_work,
                     time: args.request_timeout(),
                 },

@@ -77,6 +77,8 @@ impl From<PoolError> for Problem {
 pub struct Limits {
     /// Work units per job (per item, in a batch).
     pub work: u64,
+    /// Work units per generation job ([`SolvePool::run_generation`]).
+    pub generate_work: u64,
     /// Work a job may spend on the request's own async worker before it is handed over.
     pub inline_work: u64,
     /// The request's time limit: a job's deadline is this long after it was submitted.
@@ -211,9 +213,9 @@ impl SolvePool {
         })
     }
 
-    /// The full budget of one job submitted now.
-    fn budget(&self, submitted: Instant, cancel: &Cancel) -> Budget {
-        Budget::work(self.limits.work)
+    /// The full budget of one job submitted now that may spend `work` units.
+    fn budget(&self, work: u64, submitted: Instant, cancel: &Cancel) -> Budget {
+        Budget::work(work)
             .with_deadline(submitted + self.limits.time)
             .with_cancel(cancel.clone())
     }
@@ -287,13 +289,36 @@ impl SolvePool {
         F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
         T: Send + 'static,
     {
+        self.run_with_work(client, self.limits.work, job).await
+    }
+
+    /// [`run`](SolvePool::run) with the generation work budget instead of a job's.
+    pub async fn run_generation<T, F>(&self, client: Client, job: F) -> Result<Timed<T>, PoolError>
+    where
+        F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        self.run_with_work(client, self.limits.generate_work, job)
+            .await
+    }
+
+    async fn run_with_work<T, F>(
+        &self,
+        client: Client,
+        work: u64,
+        job: F,
+    ) -> Result<Timed<T>, PoolError>
+    where
+        F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
+        T: Send + 'static,
+    {
         let admission = self.admit(client)?;
         let pool = self.clone();
         let submitted = Instant::now();
         let cancel = Cancel::new();
         let _cancel_on_drop = CancelOnDrop(cancel.clone());
         self.spawn(Lane::Single, admission, &cancel, move |cancel| {
-            let budget = pool.budget(submitted, cancel);
+            let budget = pool.budget(work, submitted, cancel);
             let value = with_engine(|engine| job(engine, &budget));
             pool.note(&budget);
             value
@@ -333,7 +358,7 @@ impl SolvePool {
                     chunk
                         .iter()
                         .map(|item| {
-                            let budget = pool.budget(submitted, cancel);
+                            let budget = pool.budget(pool.limits.work, submitted, cancel);
                             let value = with_engine(|engine| job(engine, &budget, item));
                             pool.note(&budget);
                             value
@@ -423,6 +448,7 @@ mod tests {
     fn limits(work: u64, inline_work: u64) -> Limits {
         Limits {
             work,
+            generate_work: work,
             inline_work,
             time: Duration::from_secs(10),
         }

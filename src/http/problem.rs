@@ -12,8 +12,8 @@ use serde::Serialize;
 
 use super::wire::ConflictJson;
 use crate::engine::{
-    CageError, Cell, Conflict, Digit, EngineError, Exhausted, ParseError, PlayError, PuzzleError,
-    RegionError, RulesError, Stop,
+    CageError, Cell, Conflict, Digit, EngineError, Exhausted, GenerateError, ParseError, PlayError,
+    PuzzleError, RegionError, RulesError, Stop,
 };
 
 /// The media type of every error body.
@@ -67,6 +67,9 @@ pub enum Problem {
     NoSolution,
     /// The search used its whole work budget before it knew the answer.
     BudgetExhausted { work: u64 },
+    /// `/generate` found no puzzle in the requested range within its limits; the detail says
+    /// what was asked and what to try.
+    GenerationFailed { detail: String },
     /// The body was sent without `Content-Type: application/json`.
     UnsupportedMediaType { detail: String },
     /// The body is larger than the configured limit.
@@ -217,6 +220,23 @@ impl From<EngineError> for Problem {
                 ),
                 pointer: Some("/board".to_string()),
             },
+            EngineError::NotGenerated(GenerateError::EmptyRange { .. }) => {
+                Problem::invalid_at("/rating", err.to_string())
+            }
+            EngineError::NotGenerated(GenerateError::NotFound { min, max, .. }) => {
+                let range = if max.tenths() == u16::MAX {
+                    format!("{min} or more")
+                } else {
+                    format!("{min} to {max}")
+                };
+                Problem::GenerationFailed {
+                    detail: format!(
+                        "no puzzle rated {range} was found within this server's generation \
+                         limit; try another seed (or none), or a wider range"
+                    ),
+                }
+            }
+            EngineError::NotGenerated(GenerateError::Stopped(exhausted)) => exhausted.into(),
             EngineError::SizeMismatch { .. } => Problem::invalid_at(
                 "/givens",
                 format!("{err}; send the givens of the puzzle the board is a position of"),
@@ -302,6 +322,7 @@ impl Problem {
             Problem::ConflictingGivens { .. } => "conflicting-givens",
             Problem::NoSolution => "no-solution",
             Problem::BudgetExhausted { .. } => "budget-exhausted",
+            Problem::GenerationFailed { .. } => "generation-failed",
             Problem::UnsupportedMediaType { .. } => "unsupported-media-type",
             Problem::BodyTooLarge => "body-too-large",
             Problem::NotFound { .. } => "not-found",
@@ -327,7 +348,8 @@ impl Problem {
             | Problem::Unsupported { .. }
             | Problem::ConflictingGivens { .. }
             | Problem::NoSolution
-            | Problem::BudgetExhausted { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            | Problem::BudgetExhausted { .. }
+            | Problem::GenerationFailed { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Problem::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Problem::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Problem::NotFound { .. } => StatusCode::NOT_FOUND,
@@ -354,6 +376,7 @@ impl Problem {
             Problem::ConflictingGivens { .. } => "Board breaks the rules",
             Problem::NoSolution => "Puzzle has no solution",
             Problem::BudgetExhausted { .. } => "Search budget exhausted",
+            Problem::GenerationFailed { .. } => "No puzzle generated",
             Problem::UnsupportedMediaType { .. } => "Unsupported media type",
             Problem::BodyTooLarge => "Request body too large",
             Problem::NotFound { .. } => "Not found",
@@ -375,6 +398,7 @@ impl Problem {
             | Problem::Unsupported { detail, .. }
             | Problem::HeadersTooLarge { detail }
             | Problem::UriTooLong { detail }
+            | Problem::GenerationFailed { detail }
             | Problem::UnsupportedMediaType { detail } => detail.clone(),
             Problem::InvalidBoard { field, error } => named(field, error),
             Problem::InvalidCages(err) => err.to_string(),

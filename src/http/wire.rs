@@ -528,6 +528,8 @@ impl From<&Unit> for UnitJson {
 #[derive(Debug, Serialize)]
 pub struct StepJson {
     pub technique: &'static str,
+    /// The step's Sudoku Explainer rating, e.g. 2.3.
+    pub rating: f64,
     pub explanation: String,
     pub placements: Vec<CellDigitJson>,
     pub eliminations: Vec<CellDigitJson>,
@@ -540,6 +542,7 @@ impl From<&Step> for StepJson {
     fn from(step: &Step) -> Self {
         StepJson {
             technique: step.technique.name(),
+            rating: step.rating.value(),
             explanation: step.explanation.clone(),
             placements: step.placements.iter().map(CellDigitJson::from).collect(),
             eliminations: step.eliminations.iter().map(CellDigitJson::from).collect(),
@@ -554,6 +557,8 @@ impl From<&Step> for StepJson {
 #[derive(Debug, Serialize)]
 pub struct GradeJson {
     pub difficulty: &'static str,
+    /// The Sudoku Explainer rating: the hardest step's, one decimal (e.g. 7.2).
+    pub rating: f64,
     /// The hardest technique used, if any.
     pub hardest: Option<&'static str>,
     /// Steps applied, by technique.
@@ -566,6 +571,7 @@ impl From<&Grade> for GradeJson {
     fn from(grade: &Grade) -> Self {
         GradeJson {
             difficulty: grade.difficulty.name(),
+            rating: grade.rating.value(),
             hardest: grade.hardest.map(|t| t.name()),
             counts: grade.counts.iter().map(|(t, &n)| (t.name(), n)).collect(),
             score: grade.score,
@@ -712,9 +718,14 @@ pub struct CandidatesResponse {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GenerateRequest {
-    /// `easy`, `medium`, `hard` or `expert` (any case).
+    /// A level: `easy`, `medium`, `hard`, `expert`, `master` or `extreme` (any case).
     #[serde(default)]
     pub difficulty: Option<String>,
+    /// Instead of a level, a range of SE ratings: `{"min": 6.5, "max": 7.5}` (either end may
+    /// be left out), or in a query string `6.5-7.5`, `6.5-` or `7.2`. Kept as raw JSON so
+    /// that every malformed shape gets its own message (see `http::generate`).
+    #[serde(default)]
+    pub rating: Option<serde_json::Value>,
     /// Same seed, same puzzle. Omitted: a random one, returned in the answer.
     #[serde(default, deserialize_with = "integral_seed")]
     pub seed: Option<u64>,

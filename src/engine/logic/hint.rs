@@ -13,7 +13,7 @@ use crate::engine::solver::Solver;
 use crate::engine::validate::Conflict;
 
 use super::text::capitalize;
-use super::{next_step, Candidates, Step, STEP_WORK};
+use super::{Assumptions, Candidates, Step};
 
 /// What to tell a player about their board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,13 +137,11 @@ pub fn hint_with_givens(
     if board.is_full() {
         return Ok(Hint::Solved);
     }
+    // The puzzle has exactly one solution here, so uniqueness techniques are sound.
+    let assume = Assumptions::unique();
     let mut marks = Candidates::new(board);
     let mut setup = Vec::new();
-    loop {
-        budget.charge(STEP_WORK)?;
-        let Some(step) = next_step(&marks) else {
-            break;
-        };
+    while let Some(step) = assume.next_step(&marks, budget)? {
         if !step.placements.is_empty() {
             return Ok(Hint::Step { setup, step });
         }

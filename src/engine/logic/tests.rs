@@ -4,37 +4,11 @@
 //! until exactly one pattern exists, so each test pins the technique `next_step` picks (nothing
 //! easier applies) and its exact eliminations.
 
+use super::test_support::{candidates, grade, hint, hint_with_givens, next_step, solution_of};
 use super::*;
 use crate::engine::board::{classic_conflicts, classic_digits, ClassicPuzzle};
 use crate::engine::budget::Budget;
 use crate::engine::solver::Solver;
-
-// The engine's calls without a budget, for the tests below (they shadow the glob import).
-
-fn grade(puzzle: &ClassicPuzzle) -> Grade {
-    super::grade(puzzle, &Budget::unlimited()).unwrap()
-}
-
-fn candidates(board: &Board, with_techniques: bool) -> Candidates {
-    super::candidates(board, with_techniques, &Budget::unlimited()).unwrap()
-}
-
-fn hint(board: &Board, solver: &mut Solver) -> Hint {
-    super::hint(board, solver, &Budget::unlimited()).unwrap()
-}
-
-fn hint_with_givens(givens: &Board, board: &Board, solver: &mut Solver) -> Hint {
-    super::hint_with_givens(givens, board, solver, &Budget::unlimited()).unwrap()
-}
-
-/// The one solution of a classic puzzle.
-fn solution_of(puzzle: &ClassicPuzzle) -> Board {
-    Solver::new()
-        .solve(puzzle, &Budget::unlimited())
-        .unwrap()
-        .first
-        .unwrap()
-}
 
 /// 1-based, as in the explanations.
 fn p(row: usize, col: usize) -> Cell {
@@ -266,16 +240,17 @@ fn xy_wing() {
 }
 
 #[test]
-fn technique_names_round_trip_and_order_matches_weight() {
+fn technique_names_round_trip_and_all_is_in_search_order() {
     for pair in Technique::ALL.windows(2) {
         assert!(pair[0] < pair[1]);
-        assert!(pair[0].weight() < pair[1].weight());
-        assert!(pair[0].difficulty() <= pair[1].difficulty());
     }
     for t in Technique::ALL {
         assert_eq!(Technique::from_name(t.name()), Some(t));
     }
     assert_eq!(Technique::XyWing.name(), "xy_wing");
+    assert_eq!(Technique::XyWing.base_rating(), Rating::from_tenths(42));
+    assert_eq!(Technique::NakedSingle.difficulty(), Difficulty::Medium);
+    assert_eq!(Technique::XChain.difficulty(), Difficulty::Master);
 }
 
 #[test]
@@ -409,8 +384,8 @@ fn grades_span_the_bands() {
     assert_eq!(total as usize, 81 - puzzle(EASY).board().given_count());
 
     let hard = grade(&puzzle(INKALA));
-    assert_eq!(hard.difficulty, Difficulty::Expert);
-    assert!(hard.needs_guessing);
+    assert_eq!(hard.difficulty, Difficulty::Extreme);
+    assert!(hard.needs_guessing || hard.rating >= Rating::from_tenths(90));
 
     let full = grade(&puzzle(
         "957348216134265879268197534729584163483612957615739428392456781871923645546871392",
@@ -422,7 +397,8 @@ fn grades_span_the_bands() {
 #[test]
 fn an_empty_grid_needs_guessing() {
     let g = grade(&ClassicPuzzle::new(Board::empty()).unwrap());
-    assert_eq!(g.difficulty, Difficulty::Expert);
+    assert!(g.needs_guessing);
+    assert_eq!(g.difficulty, Difficulty::Extreme);
     assert_eq!(g.score, 0);
 }
 
@@ -443,13 +419,8 @@ fn candidates_with_techniques_never_lose_the_solution() {
             assert!(refined.count(pos) <= basic.count(pos));
             refined_any |= refined.count(pos) < basic.count(pos);
         }
-        assert!(
-            Technique::ALL
-                .into_iter()
-                .filter(|t| t.eliminates_only())
-                .all(|t| t.find(&refined).is_none()),
-            "fixpoint"
-        );
+        let fixpoint = search::pencil_mark_step(&refined, &Budget::unlimited()).unwrap();
+        assert!(fixpoint.is_none(), "fixpoint");
     }
     assert!(refined_any, "the techniques removed no mark at all");
 }
@@ -584,7 +555,7 @@ mod any_board {
             }
             if let Ok(puzzle) = ClassicPuzzle::new(board) {
                 let g = grade(&puzzle);
-                prop_assert_eq!(g.needs_guessing, g.difficulty == Difficulty::Expert);
+                prop_assert!(!g.needs_guessing || g.difficulty == Difficulty::Extreme);
             }
             let mut solver = Solver::new();
             let tight = Budget::work(2_000);

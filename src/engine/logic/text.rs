@@ -38,6 +38,22 @@ pub(crate) fn cells_in_unit(unit: Unit, cells: &[Cell]) -> String {
     }
 }
 
+/// Cells of one unit without naming the unit again: "columns 2 and 7" in a row, "rows 2 and 7"
+/// in a column, each cell in full in a box.
+pub(crate) fn places_within(unit: Unit, cells: &[Cell]) -> String {
+    match unit.kind {
+        UnitKind::Row => {
+            let cols: Vec<usize> = cells.iter().map(|p| p.col()).collect();
+            lines(UnitKind::Column, &cols)
+        }
+        UnitKind::Column => {
+            let rows: Vec<usize> = cells.iter().map(|p| p.row()).collect();
+            lines(UnitKind::Row, &rows)
+        }
+        _ => list(cells),
+    }
+}
+
 /// "rows 2 and 7" / "columns 1, 4 and 7" for a set of 0-based line indices.
 pub(crate) fn lines(kind: UnitKind, indices: &[usize]) -> String {
     let one_based: Vec<usize> = indices.iter().map(|i| i + 1).collect();
