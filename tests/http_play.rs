@@ -335,7 +335,7 @@ async fn every_error_names_its_field_and_what_to_send() {
     let problem = expect_problem(
         post(
             &server,
-            "/hint",
+            "/grade",
             json!({"board": ["1...", "..3.", ".4..", "...2"]}),
         )
         .await,
@@ -346,6 +346,6 @@ async fn every_error_names_its_field_and_what_to_send() {
     assert!(problem["detail"]
         .as_str()
         .unwrap()
-        .contains("/solve, /validate and /candidates take every size"));
+        .contains("/solve, /validate, /hint and /candidates take every size"));
     server.shutdown().await;
 }

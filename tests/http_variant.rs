@@ -350,7 +350,7 @@ async fn cage_and_size_errors_are_specific_problems() {
     assert_eq!(
         body["detail"],
         "grading covers classic 9x9 puzzles (no cages, regions, diagonals or windows); this one \
-         is 9x9 Killer; /solve, /validate and /candidates take every size and rule set (cages, regions, \
+         is 9x9 Killer; /solve, /validate, /hint and /candidates take every size and rule set (cages, regions, \
          diagonals, windows)"
     );
     assert_eq!(body["pointer"], "/cages");
@@ -649,7 +649,7 @@ async fn malformed_rules_are_422_problems_that_name_the_fault() {
     );
 
     // The logic endpoints say they do not cover the rule yet, pointing at it.
-    for path in ["/hint", "/grade"] {
+    for path in ["/grade"] {
         let response = post(&server, path, json!({"board": empty, "windows": true})).await;
         let problem = expect_problem(response, 422, "unsupported").await;
         assert_eq!(problem["pointer"], "/windows", "{path}");
@@ -788,5 +788,73 @@ async fn candidates_follow_every_rule_set() {
     )
     .await;
     assert_eq!(four["candidates"][0][1], json!([2, 3]));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn hints_work_for_every_variant() {
+    let server = TestServer::start().await;
+    for variant in ["killer", "x", "hyper", "jigsaw"] {
+        let made = ok_json(
+            post(
+                &server,
+                "/generate",
+                json!({"variant": variant, "seed": 30, "format": "line"}),
+            )
+            .await,
+        )
+        .await;
+        let mut request = json!({"board": made["puzzle"]});
+        for field in ["cages", "regions", "diagonals", "windows"] {
+            if let Some(value) = made.get(field) {
+                request[field] = value.clone();
+            }
+        }
+        let solution = made["solution"].as_str().unwrap().as_bytes().to_vec();
+        let hint = ok_json(post(&server, "/hint", request.clone()).await).await;
+        let placed = match hint["kind"].as_str().unwrap() {
+            "step" => hint["step"]["placements"][0].clone(),
+            "guess" => {
+                json!({"row": hint["cell"]["row"], "col": hint["cell"]["col"], "digit": hint["digit"]})
+            }
+            other => panic!("{variant}: {other}: {hint}"),
+        };
+        let at = (placed["row"].as_u64().unwrap() * 9 + placed["col"].as_u64().unwrap()) as usize;
+        assert_eq!(
+            u64::from(solution[at] - b'0'),
+            placed["digit"].as_u64().unwrap(),
+            "{variant}"
+        );
+        assert_eq!(hint["id"], made["id"], "{variant}");
+
+        // A wrong entry that repeats nothing is named when the givens are sent.
+        let puzzle = made["puzzle"].as_str().unwrap();
+        let mut named = false;
+        for empty in puzzle.match_indices('.').map(|(i, _)| i) {
+            for d in (1..=9u8).filter(|&d| b'0' + d != solution[empty]) {
+                let mut board: Vec<u8> = puzzle.bytes().collect();
+                board[empty] = b'0' + d;
+                let mut probe = request.clone();
+                probe["board"] = json!(String::from_utf8(board).unwrap());
+                let verdict = ok_json(post(&server, "/validate", probe.clone()).await).await;
+                if verdict["valid"] != true {
+                    continue;
+                }
+                probe["givens"] = json!(puzzle);
+                probe["spoiler"] = json!(true);
+                let hint = ok_json(post(&server, "/hint", probe).await).await;
+                assert_eq!(hint["kind"], "mistake", "{variant}: {hint}");
+                assert_eq!(hint["cell"], json!({"row": empty / 9, "col": empty % 9}));
+                assert_eq!(hint["entered"], d);
+                assert_eq!(hint["solution_digit"], solution[empty] - b'0');
+                named = true;
+                break;
+            }
+            if named {
+                break;
+            }
+        }
+        assert!(named, "{variant}: no clash-free wrong entry found");
+    }
     server.shutdown().await;
 }

@@ -17,7 +17,7 @@ use super::marks::Marks;
 use super::puzzle::{Counted, Puzzle, Solution};
 use super::rules::Rules;
 use super::solver::{Found, Solver};
-use super::variant::{generate_variant, Variant, VariantPuzzle, VariantSolver};
+use super::variant::{self, generate_variant, Variant, VariantPuzzle, VariantSolver};
 
 /// Why the engine could not do what was asked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -106,7 +106,9 @@ impl Engine {
     }
 
     /// What to tell a player looking at `board`, a position of the puzzle `givens` (the
-    /// board itself when the original is not known) under `rules`. Classic puzzles only.
+    /// board itself when the original is not known) under `rules`: the logic engine's
+    /// techniques for classic 9x9 puzzles, singles over the rules' pencil marks for every
+    /// other size and rule set.
     pub fn hint(
         &mut self,
         board: &Grid,
@@ -114,7 +116,21 @@ impl Engine {
         rules: &Rules,
         budget: &Budget,
     ) -> Result<Hint, EngineError> {
-        let (board, givens) = classic_pair(board, givens, rules, "hints")?;
+        if board.shape() != givens.shape() {
+            return Err(EngineError::SizeMismatch {
+                board: board.shape().side(),
+                givens: givens.shape().side(),
+            });
+        }
+        let Some((board, givens)) = classic_pair(board, givens, rules) else {
+            return Ok(variant::hint::hint(
+                board,
+                givens,
+                rules,
+                &mut self.general,
+                budget,
+            )?);
+        };
         Ok(logic::hint_with_givens(
             &givens,
             &board,
@@ -193,13 +209,6 @@ fn counted_of(found: Found) -> Counted {
     }
 }
 
-fn unsupported(operation: &'static str, rules: &Rules) -> EngineError {
-    EngineError::Unsupported {
-        operation,
-        found: rules.kind(),
-    }
-}
-
 fn classic_of<'a>(
     puzzle: &'a Puzzle,
     operation: &'static str,
@@ -210,22 +219,11 @@ fn classic_of<'a>(
     })
 }
 
-/// Both boards as classic boards, once they are the same size and that size is 9x9.
-fn classic_pair(
-    board: &Grid,
-    givens: &Grid,
-    rules: &Rules,
-    operation: &'static str,
-) -> Result<(Board, Board), EngineError> {
-    if board.shape() != givens.shape() {
-        return Err(EngineError::SizeMismatch {
-            board: board.shape().side(),
-            givens: givens.shape().side(),
-        });
-    }
+/// Both boards as classic boards, when they are 9x9 under classic rules.
+fn classic_pair(board: &Grid, givens: &Grid, rules: &Rules) -> Option<(Board, Board)> {
     match (Board::from_grid(board), Board::from_grid(givens)) {
-        (Some(b), Some(g)) if rules.is_classic() => Ok((b, g)),
-        _ => Err(unsupported(operation, rules)),
+        (Some(b), Some(g)) if rules.is_classic() => Some((b, g)),
+        _ => None,
     }
 }
 
@@ -313,10 +311,12 @@ mod tests {
             },
         )
         .unwrap();
-        let err = engine
-            .hint(&nine, &nine, &x, &Budget::unlimited())
-            .unwrap_err();
-        assert!(err.to_string().ends_with("this one is 9x9 X"), "{err}");
+        // An empty X board has many solutions: the general hint says so.
+        let empty = Grid::empty(Shape::NINE);
+        let hint = engine
+            .hint(&empty, &empty, &x, &Budget::unlimited())
+            .unwrap();
+        assert_eq!(hint, Hint::MultipleSolutions);
         let err = engine
             .hint(
                 &nine,
