@@ -98,6 +98,23 @@ pub fn hint(board: &Board, solver: &mut Solver, budget: &Budget) -> Result<Hint,
 ///
 /// Running out of work while checking the puzzle is an answer ([`Hint::Undecided`]); a
 /// deadline or a cancellation is not, and comes back as `Err`.
+/// The one solution a hint may lean on, from a count to 2 (the count and the first
+/// solution), or the hint that says why there is none: no solution, several, or a search
+/// that ran out of work (`undecided`). `Err` for a deadline or cancellation.
+pub(crate) fn the_solution<S>(
+    counted: Result<(u32, Option<S>), Exhausted>,
+) -> Result<Result<S, Hint>, Exhausted> {
+    match counted {
+        Ok((1, Some(solution))) => Ok(Ok(solution)),
+        Ok((0, _)) => Ok(Err(Hint::Unsolvable)),
+        Ok(_) => Ok(Err(Hint::MultipleSolutions)),
+        Err(Exhausted {
+            stop: Stop::Work, ..
+        }) => Ok(Err(Hint::Undecided)),
+        Err(other) => Err(other),
+    }
+}
+
 pub fn hint_with_givens(
     givens: &Board,
     board: &Board,
@@ -111,17 +128,12 @@ pub fn hint_with_givens(
         Ok(puzzle) => puzzle,
         Err(conflict) => return Ok(Hint::Conflict(conflict)),
     };
-    let counted = match solver.count_solutions(&puzzle, 2, budget) {
-        Ok(counted) => counted,
-        Err(Exhausted {
-            stop: Stop::Work, ..
-        }) => return Ok(Hint::Undecided),
-        Err(other) => return Err(other),
-    };
-    let truth = match (counted.count, counted.first) {
-        (1, Some(solution)) => solution,
-        (0, _) => return Ok(Hint::Unsolvable),
-        _ => return Ok(Hint::MultipleSolutions),
+    let counted = solver
+        .count_solutions(&puzzle, 2, budget)
+        .map(|found| (found.count, found.first));
+    let truth = match the_solution(counted)? {
+        Ok(solution) => solution,
+        Err(hint) => return Ok(hint),
     };
     for (pos, entered) in board.givens() {
         if let Some(correct) = truth.get(pos) {

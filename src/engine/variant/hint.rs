@@ -9,8 +9,9 @@
 //! with the fewest marks is revealed from the solution.
 
 use super::solver::VariantSolver;
-use crate::engine::budget::{Budget, Exhausted, Stop};
+use crate::engine::budget::{Budget, Exhausted};
 use crate::engine::grid::{Cell, Digit, Grid};
+use crate::engine::logic::hint::the_solution;
 use crate::engine::logic::{Hint, Step, Technique};
 use crate::engine::marks::Marks;
 use crate::engine::puzzle::{Puzzle, PuzzleError};
@@ -38,17 +39,12 @@ pub fn hint(
         // The rules were built for this grid's shape: nothing else can fail.
         Err(_) => return Ok(Hint::Unsolvable),
     };
-    let counted = match solver.count_solutions(&puzzle, 2, budget) {
-        Ok(counted) => counted,
-        Err(Exhausted {
-            stop: Stop::Work, ..
-        }) => return Ok(Hint::Undecided),
-        Err(other) => return Err(other),
-    };
-    let truth = match (counted.count, counted.first) {
-        (1, Some(solution)) => solution,
-        (0, _) => return Ok(Hint::Unsolvable),
-        _ => return Ok(Hint::MultipleSolutions),
+    let counted = solver
+        .count_solutions(&puzzle, 2, budget)
+        .map(|counted| (counted.count, counted.first));
+    let truth = match the_solution(counted)? {
+        Ok(solution) => solution,
+        Err(hint) => return Ok(hint),
     };
     for (cell, entered) in board.givens() {
         if let Some(correct) = truth.grid().get(cell) {
