@@ -149,6 +149,10 @@ pub enum Technique {
     DynamicForcingChain,
     /// Dynamic forcing chains that also use locked candidates, pairs and X-Wings on the way.
     DynamicForcingChainPlus,
+    /// Killer: a house's digits add up to the same total (45 on a 9x9 board), so the cages
+    /// inside it (an innie) or the cages covering it (an outie) leave one cell's digit.
+    /// Not on Sudoku Explainer's scale (it has no cages), so not in [`Technique::ALL`].
+    RuleOf45,
 }
 
 impl Technique {
@@ -249,6 +253,7 @@ impl Technique {
             Technique::RegionForcingChain => "region_forcing_chain",
             Technique::DynamicForcingChain => "dynamic_forcing_chain",
             Technique::DynamicForcingChainPlus => "dynamic_forcing_chain_plus",
+            Technique::RuleOf45 => "rule_of_45",
         }
     }
 
@@ -298,6 +303,8 @@ impl Technique {
             Technique::CellForcingChain | Technique::RegionForcingChain => 80,
             Technique::DynamicForcingChain => 85,
             Technique::DynamicForcingChainPlus => 90,
+            // Rated with the direct techniques: one sum, one cell.
+            Technique::RuleOf45 => 20,
         };
         Rating::from_tenths(tenths)
     }

@@ -5,8 +5,9 @@
 //! wrong entry, then a step, then a revealed cell. The steps are the singles every player of
 //! every variant uses, over the basic pencil marks of the rules ([`Marks::basic`]: every
 //! house and cage, with cage sums): a hidden single (a digit with one place left in a house)
-//! before a naked single (a cell with one digit left). When neither exists, the empty cell
-//! with the fewest marks is revealed from the solution.
+//! before a naked single (a cell with one digit left), then for Killer puzzles the rule of
+//! 45 (a house's cages leave one cell's digit). When none applies, the empty cell with the
+//! fewest marks is revealed from the solution.
 
 use super::solver::VariantSolver;
 use crate::engine::budget::{Budget, Exhausted};
@@ -15,7 +16,7 @@ use crate::engine::logic::hint::the_solution;
 use crate::engine::logic::{Hint, Step, Technique};
 use crate::engine::marks::Marks;
 use crate::engine::puzzle::{Puzzle, PuzzleError};
-use crate::engine::rules::Rules;
+use crate::engine::rules::{Rules, ValidCage};
 use crate::engine::validate::conflicts;
 
 /// What to tell a player looking at `board`, a position of the puzzle `givens` under
@@ -61,8 +62,10 @@ pub fn hint(
         return Ok(Hint::Solved);
     }
     let marks = Marks::basic(board, rules, budget)?;
-    if let Some(step) = hidden_single(board, rules, &marks).or_else(|| naked_single(board, &marks))
-    {
+    let step = hidden_single(board, rules, &marks)
+        .or_else(|| naked_single(board, &marks))
+        .or_else(|| rule_of_45(board, rules));
+    if let Some(step) = step {
         return Ok(Hint::Step {
             setup: Vec::new(),
             step,
@@ -123,6 +126,107 @@ fn naked_single(board: &Grid, marks: &Marks) -> Option<Step> {
             )),
             _ => None,
         }
+    })
+}
+
+/// Killer's rule of 45 on one house at a time: the digits of a house add up to
+/// `side * (side + 1) / 2`. An *innie*: the cages wholly inside the house, plus its filled
+/// cells, leave one empty cell, whose digit is the rest. An *outie*: the cages touching the
+/// house cover it, and stick out by one empty cell (the others filled), whose digit is what
+/// the cages hold beyond the house. The first house (rules' order) with either.
+fn rule_of_45(board: &Grid, rules: &Rules) -> Option<Step> {
+    let cages = rules.cages().cages();
+    if cages.is_empty() {
+        return None;
+    }
+    let side = board.shape().side() as u32;
+    let total = side * (side + 1) / 2;
+    let value = |cell: Cell| board.get(cell).map_or(0, |d| u32::from(d.get()));
+    let place = |cell: Cell, sum: u32, unit, how: String| {
+        let digit = Digit::new(u8::try_from(sum).ok()?)?;
+        (board.get(cell).is_none() && digit.get() as u32 <= side).then(|| {
+            Step::placing(
+                Technique::RuleOf45,
+                Technique::RuleOf45.base_rating().tenths(),
+                (cell, digit),
+                vec![unit],
+                how,
+            )
+        })
+    };
+    rules.houses().find_map(|unit| {
+        let house = rules.cells_of(unit);
+        let touching: Vec<&ValidCage> = cages
+            .iter()
+            .filter(|cage| cage.cells().iter().any(|c| house.contains(c)))
+            .collect();
+        let inside: Vec<&ValidCage> = touching
+            .iter()
+            .copied()
+            .filter(|cage| cage.cells().iter().all(|c| house.contains(c)))
+            .collect();
+        // Innie: what the inside cages and the filled cells leave.
+        let covered: Vec<Cell> = inside
+            .iter()
+            .flat_map(|cage| cage.cells().iter().copied())
+            .collect();
+        let rest: Vec<Cell> = house
+            .iter()
+            .copied()
+            .filter(|c| !covered.contains(c))
+            .collect();
+        let open: Vec<Cell> = rest
+            .iter()
+            .copied()
+            .filter(|&c| board.get(c).is_none())
+            .collect();
+        if let [cell] = open[..] {
+            let known: u32 = inside.iter().map(|c| c.sum()).sum::<u32>()
+                + rest.iter().map(|&c| value(c)).sum::<u32>();
+            if let Some(step) = total.checked_sub(known).and_then(|sum| {
+                place(
+                    cell,
+                    sum,
+                    unit,
+                    format!(
+                        "The digits of {unit} add up to {total}; its cages and filled cells \
+                         account for {known}, so {cell} is {sum}."
+                    ),
+                )
+            }) {
+                return Some(step);
+            }
+        }
+        // Outie: the touching cages cover the house and stick out by one empty cell.
+        let all: Vec<Cell> = touching
+            .iter()
+            .flat_map(|cage| cage.cells().iter().copied())
+            .collect();
+        if !house.iter().all(|c| all.contains(c)) {
+            return None;
+        }
+        let outside: Vec<Cell> = all.iter().copied().filter(|c| !house.contains(c)).collect();
+        let open: Vec<Cell> = outside
+            .iter()
+            .copied()
+            .filter(|&c| board.get(c).is_none())
+            .collect();
+        let [cell] = open[..] else {
+            return None;
+        };
+        let cage_total: u32 = touching.iter().map(|c| c.sum()).sum();
+        let known = total + outside.iter().map(|&c| value(c)).sum::<u32>();
+        cage_total.checked_sub(known).and_then(|sum| {
+            place(
+                cell,
+                sum,
+                unit,
+                format!(
+                    "The cages covering {unit} add up to {cage_total}, its digits to {total}; \
+                     the cells sticking out hold the difference, so {cell} is {sum}."
+                ),
+            )
+        })
     })
 }
 
@@ -236,6 +340,48 @@ mod tests {
                 "{variant:?}: {steps} steps, {reveals} reveals"
             );
         }
+    }
+
+    #[test]
+    fn the_rule_of_45_finds_an_innie_and_an_outie() {
+        use crate::engine::rules::Cage;
+        // The shifted-rows grid of 4x4: 1234 / 3412 / 2143 / 4321.
+        let solution = Grid::from_line("1234341221434321").unwrap();
+        let cage = |cells: Vec<(usize, usize)>| Cage {
+            sum: cells
+                .iter()
+                .map(|&(r, c)| u32::from(solution.get(Cell::at(r, c)).unwrap().get()))
+                .sum(),
+            cells,
+        };
+        // Innie: row 1 holds a cage over its first three cells: r1c4 is 10 - 6 = 4.
+        let rules =
+            Rules::for_cages(Shape::FOUR, vec![cage(vec![(0, 0), (0, 1), (0, 2)])]).unwrap();
+        let step = rule_of_45(&Grid::empty(Shape::FOUR), &rules).unwrap();
+        assert_eq!(
+            step.placements,
+            vec![(Cell::at(0, 3), Digit::new(4).unwrap())]
+        );
+        assert!(
+            step.explanation.contains("add up to 10"),
+            "{}",
+            step.explanation
+        );
+        // Outie: cages covering row 1 stick out by r2c4: 1+2 + 3+4+2 = 12, so r2c4 is 2.
+        let rules = Rules::for_cages(
+            Shape::FOUR,
+            vec![
+                cage(vec![(0, 0), (0, 1)]),
+                cage(vec![(0, 2), (0, 3), (1, 3)]),
+            ],
+        )
+        .unwrap();
+        let step = rule_of_45(&Grid::empty(Shape::FOUR), &rules).unwrap();
+        assert_eq!(
+            step.placements,
+            vec![(Cell::at(1, 3), Digit::new(2).unwrap())]
+        );
+        assert_eq!(step.technique.name(), "rule_of_45");
     }
 
     #[test]
