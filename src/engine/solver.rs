@@ -28,7 +28,9 @@
 //! the first unsolved cell of each band ("cell != d" is pushed). Each pending alternative
 //! belongs to a guess that placed a cell on the current path, so the stack never holds more
 //! than 81 states; it is allocated once per [`Solver`] and reused, and nothing allocates inside
-//! the search loop.
+//! the search loop. The state being worked on lives in the stack too, on top of the pending
+//! alternatives: a guess copies it once (one slot up) and edits the old slot into the
+//! alternative, and backtracking just steps down, so no state is copied back and forth.
 
 use std::fmt;
 
@@ -262,6 +264,14 @@ macro_rules! update_changed {
 }
 
 impl State {
+    /// A placeholder for the stack's unused slots.
+    const EMPTY: State = State {
+        cand: [0; 27],
+        seen: [0; 27],
+        unsolved: [0; 3],
+        pairs: [0; 3],
+    };
+
     /// The state for `board`'s givens, or `None` if they contradict each other. Built in bulk
     /// per digit, without a branch per cell: the givens of a digit take their rows, boxes and
     /// columns from it at once, and all givens take their cells from the other digits.
@@ -612,7 +622,7 @@ impl Solver {
     /// A solver that gives up after `guesses` branch points in one call.
     pub fn with_budget(guesses: u64) -> Solver {
         Solver {
-            stack: Vec::with_capacity(CELLS + 1),
+            stack: vec![State::EMPTY; CELLS + 1],
             budget: guesses,
         }
     }
@@ -639,21 +649,26 @@ impl Solver {
         let mut stats = Stats::default();
         let mut count = 0;
         let mut first = None;
-        let Some(mut state) = State::new(puzzle.board()) else {
+        let Some(root) = State::new(puzzle.board()) else {
             return Ok(Counted {
                 count,
                 first,
                 stats,
             });
         };
-        self.stack.clear();
+        // `stack[top]` is the state being worked on; below it, the pending alternatives of the
+        // guesses on the current path. A guess copies the top state once, upwards, and turns
+        // the old slot into the alternative; backtracking only moves `top` down.
+        let stack = &mut self.stack[..];
+        stack[0] = root;
+        let mut top = 0;
         loop {
             // Column hidden singles cost a scan at every stuck state, and deep in the tree
             // most scans find nothing (on the hardest sets about 94% of all scans do): they
             // are looked for only near the top, where a find saves a large subtree.
-            let column_singles = self.stack.len() < COLUMN_SINGLES_DEPTH;
-            let progress = state.propagate(column_singles);
-            match progress {
+            let column_singles = top < COLUMN_SINGLES_DEPTH;
+            let state = &mut stack[top];
+            match state.propagate(column_singles) {
                 Progress::Solved => {
                     count += 1;
                     if first.is_none() {
@@ -673,23 +688,28 @@ impl Solver {
                     let digits = state.digits(band, cell);
                     let digit = digits.trailing_zeros() as usize;
                     let rest = digits & (digits - 1);
-                    let mut alternative = state;
+                    // Every state on the path placed one more cell than the one below it, so
+                    // the path never holds more than 81 guesses.
+                    debug_assert!(top < CELLS);
+                    let (lower, upper) = stack.split_at_mut(top + 1);
+                    let alternative = &mut lower[top];
+                    let next = &mut upper[0];
+                    *next = *alternative;
+                    next.place(digit, band, cell);
                     if rest != 0 && one_bit(rest) {
                         // A bivalue cell: the alternative is the other digit.
                         alternative.place(rest.trailing_zeros() as usize, band, cell);
                     } else {
                         alternative.cand[digit * 3 + band] &= !(1 << cell);
                     }
-                    debug_assert!(self.stack.len() < CELLS);
-                    self.stack.push(alternative);
-                    state.place(digit, band, cell);
+                    top += 1;
                     continue;
                 }
             }
-            match self.stack.pop() {
-                Some(next) => state = next,
-                None => break,
+            if top == 0 {
+                break;
             }
+            top -= 1;
         }
         Ok(Counted {
             count,
