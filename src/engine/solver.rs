@@ -25,7 +25,12 @@
 //! # Search
 //! When propagation stalls the solver branches on a bivalue cell when there is one ("cell = d"
 //! is followed now, "cell = the other digit" is pushed on a stack), else on the emptiest of
-//! the first unsolved cell of each band ("cell != d" is pushed).
+//! the first unsolved cell of each band ("cell != d" is pushed). Among bivalue cells it takes
+//! the one with the most unsolved cells in its row, column and box: either digit placed there
+//! reaches the most cells, so propagation cuts the subtree most. On the hardest sets that
+//! explores about a third fewer nodes than taking the first bivalue cell, which matters most
+//! for counting to 2, where the whole tree is searched. (Counting the two digits' candidates
+//! among the peers instead gave the same trees at several times the cost.)
 //!
 //! Each pending alternative belongs to a guess that placed a cell on the current path, so the
 //! stack never holds more than 81 states; it is allocated once per [`Solver`] and reused, and
@@ -483,16 +488,24 @@ impl State {
         Ok(found)
     }
 
-    /// The branching cell: the first bivalue cell if any, else the emptiest of the first
-    /// unsolved cell of each band. Scanning every cell for the fewest candidates was tried and
-    /// led to more guesses on the hardest sets. Returns (band, cell in band).
+    /// The branching cell: the bivalue cell with the most unsolved peers if any, else the
+    /// emptiest of the first unsolved cell of each band. Returns (band, cell in band).
     #[inline(always)]
     fn choose_branch(&self) -> (usize, usize) {
-        for band in 0..3 {
-            let pairs = self.pairs[band];
-            if pairs != 0 {
-                return (band, pairs.trailing_zeros() as usize);
+        if self.pairs != [0; 3] {
+            let mut best = (0, 0, 0);
+            for band in 0..3 {
+                let mut cells = self.pairs[band];
+                while cells != 0 {
+                    let cell = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    let score = self.unsolved_peers(band, cell);
+                    if score > best.0 {
+                        best = (score, band, cell);
+                    }
+                }
             }
+            return (best.1, best.2);
         }
         let mut best = (10, 0, 0);
         for band in 0..3 {
@@ -509,6 +522,17 @@ impl State {
             }
         }
         (best.1, best.2)
+    }
+
+    /// How many cells of the row, column and box of `cell` are unsolved.
+    #[inline(always)]
+    fn unsolved_peers(&self, band: usize, cell: usize) -> u32 {
+        let column = COLUMN_SPREAD << (cell % 9);
+        let in_band = self.unsolved[band] & BAND_PEERS[cell];
+        // The other bands' column cells, the second shifted off the first: one popcount.
+        let in_column = (self.unsolved[(band + 1) % 3] & column)
+            | (self.unsolved[(band + 2) % 3] & column) << 1;
+        (u64::from(in_band) | u64::from(in_column) << 32).count_ones()
     }
 
     /// The candidates of `cell` as a 9-bit digit set.
@@ -767,6 +791,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::board::Pos;
     use crate::engine::validate::validate;
 
     fn puzzle(line: &str) -> Puzzle {
@@ -814,6 +839,30 @@ mod tests {
         // Cell 0: the rest of row 0 (8 cells) plus 6 more box cells in rows 1-2.
         assert_eq!(BAND_PEERS[0].count_ones(), 14);
         assert_eq!(BAND_PEERS[0] & 1, 0);
+    }
+
+    #[test]
+    fn unsolved_peers_counts_the_empty_cells_of_row_column_and_box() {
+        let board = Board::from_line(
+            "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1",
+        )
+        .unwrap();
+        let state = State::new(&board).unwrap();
+        for index in 0..CELLS {
+            let pos = Pos::from_index(index);
+            let naive = (0..CELLS)
+                .map(Pos::from_index)
+                .filter(|&p| p != pos && board.get(p).is_none())
+                .filter(|p| {
+                    p.row() == pos.row() || p.col() == pos.col() || p.box_index() == pos.box_index()
+                })
+                .count();
+            assert_eq!(
+                state.unsolved_peers(index / 27, index % 27) as usize,
+                naive,
+                "cell {pos}"
+            );
+        }
     }
 
     #[test]
