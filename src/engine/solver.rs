@@ -2,8 +2,8 @@
 //!
 //! # Representation
 //! The grid is split into three horizontal *bands* of 3 rows (27 cells). For every digit and
-//! band one `u32` holds the 27 cells where that digit is still possible (`cand[digit * 3 +
-//! band]`, bit `row_in_band * 9 + column`). This is the idea behind JCZSolve: one digit in one
+//! band one `u32` holds the 27 cells where that digit is still possible (`cand[band * 9 +
+//! digit]`, bit `row_in_band * 9 + column`). This is the idea behind JCZSolve: one digit in one
 //! band is small enough that rows *and* boxes can be reasoned about with two table look-ups.
 //!
 //! # Propagation
@@ -51,6 +51,12 @@ use std::fmt;
 
 use super::board::{Board, CELLS};
 use super::validate::Puzzle;
+
+/// Where the mask of `digit` in `band` lives in [`State::cand`].
+#[inline(always)]
+const fn at(digit: usize, band: usize) -> usize {
+    band * 9 + digit
+}
 
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -250,8 +256,10 @@ struct Contradiction;
 /// The whole search state; small and `Copy`, so a guess is one memcpy.
 #[derive(Clone, Copy)]
 struct State {
-    /// `cand[digit * 3 + band]`: cells of the band where the digit is still possible. A placed
-    /// digit keeps its cell, so a solved band has three bits per digit.
+    /// `cand[at(digit, band)]`: cells of the band where the digit is still possible. A placed
+    /// digit keeps its cell, so a solved band has three bits per digit. Band-major, so that
+    /// the nine digits of a band, and one digit's masks across the bands, are each a
+    /// contiguous run of the same stride: loops over digits compile to vector code.
     cand: [u32; 27],
     /// `cand` as the last band update of each mask left it. A mask that differs needs another
     /// update; comparing is cheaper than keeping dirty bits at every elimination, which lets
@@ -270,7 +278,7 @@ struct State {
 macro_rules! update_changed {
     ($state:expr, $changed:ident; $(($d:literal, $b:literal)),* $(,)?) => {
         $(
-            if $state.cand[$d * 3 + $b] != $state.seen[$d * 3 + $b] {
+            if $state.cand[at($d, $b)] != $state.seen[at($d, $b)] {
                 $changed = true;
                 $state.update_band::<$d, $b>()?;
             }
@@ -321,7 +329,7 @@ impl State {
                     peers_of(g[band]) | (columns(others) * COLUMN_SPREAD) | (all[band] & !g[band]);
                 let cand = BAND & !taken;
                 conflict |= g[band] & !cand;
-                state.cand[digit * 3 + band] = cand;
+                state.cand[at(digit, band)] = cand;
             }
         }
         // A `Puzzle`'s givens never conflict; this still catches clashes within a column.
@@ -333,7 +341,7 @@ impl State {
     /// column in the other bands, `unsolved`).
     #[inline(always)]
     fn place(&mut self, digit: usize, band: usize, cell: usize) {
-        self.cand[digit * 3 + band] &= !BAND_PEERS[cell];
+        self.cand[at(digit, band)] &= !BAND_PEERS[cell];
     }
 
     /// Propagates until solved, stuck, or contradicted. Column hidden singles are looked for
@@ -384,7 +392,7 @@ impl State {
     /// runs unconditionally: the stores are cheaper than a branch that would often mispredict.
     #[inline(always)]
     fn update_band<const D: usize, const B: usize>(&mut self) -> Result<(), Contradiction> {
-        let i = D * 3 + B;
+        let i = at(D, B);
         let mut mask = self.cand[i];
         mask &= BAND_FILTER[mini_row_pattern(mask)];
         if mask == 0 {
@@ -394,8 +402,8 @@ impl State {
         self.seen[i] = mask;
 
         let keep = KEEP_IN_OTHER_BANDS[columns(mask) as usize];
-        self.cand[D * 3 + (B + 1) % 3] &= keep;
-        self.cand[D * 3 + (B + 2) % 3] &= keep;
+        self.cand[at(D, (B + 1) % 3)] &= keep;
+        self.cand[at(D, (B + 2) % 3)] &= keep;
 
         // The filter leaves every row non-empty, so one bit means the row is solved.
         // Each row's test becomes all ones or zero, kept to the row's bits: no table load.
@@ -406,7 +414,7 @@ impl State {
         self.unsolved[B] &= !solved;
         for other in 0..9 {
             if other != D {
-                self.cand[other * 3 + B] &= !solved;
+                self.cand[at(other, B)] &= !solved;
             }
         }
         Ok(())
@@ -420,7 +428,7 @@ impl State {
         for band in 0..3 {
             let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
             for digit in 0..9 {
-                let c = self.cand[digit * 3 + band];
+                let c = self.cand[at(digit, band)];
                 thrice |= twice & c;
                 twice |= once & c;
                 once |= c;
@@ -436,7 +444,7 @@ impl State {
             }
             found = true;
             for digit in 0..9 {
-                let mut cells = singles & self.cand[digit * 3 + band];
+                let mut cells = singles & self.cand[at(digit, band)];
                 while cells != 0 {
                     self.place(digit, band, cells.trailing_zeros() as usize);
                     cells &= cells - 1;
@@ -447,43 +455,55 @@ impl State {
     }
 
     /// Places every digit that has one cell left in some column. `Ok(true)` when any was placed.
+    /// The counting runs for all nine digits side by side without a branch, which the compiler
+    /// turns into vector code; only digits with a find take the scalar path.
     #[inline(always)]
     fn column_hidden_singles(&mut self) -> Result<bool, Contradiction> {
-        let mut found = false;
+        let mut singles = [[0u32; 9]; 3];
+        let mut missing = 0;
+        // One index for the digit's three masks and its three results: the shape the
+        // vectorizer needs (an iterator over one of the arrays would hide the others' stride).
+        #[allow(clippy::needless_range_loop)]
         for digit in 0..9 {
-            let i = digit * 3;
-            let (m0, m1, m2) = (self.cand[i], self.cand[i + 1], self.cand[i + 2]);
+            let m = [
+                self.cand[digit],
+                self.cand[9 + digit],
+                self.cand[18 + digit],
+            ];
             // Count the digit per column over the nine rows, saturating at two.
             let (mut once, mut twice) = (0u32, 0u32);
             for row in [
-                m0,
-                m0 >> 9,
-                m0 >> 18,
-                m1,
-                m1 >> 9,
-                m1 >> 18,
-                m2,
-                m2 >> 9,
-                m2 >> 18,
+                m[0],
+                m[0] >> 9,
+                m[0] >> 18,
+                m[1],
+                m[1] >> 9,
+                m[1] >> 18,
+                m[2],
+                m[2] >> 9,
+                m[2] >> 18,
             ] {
                 twice |= once & row;
                 once |= row;
             }
-            if once & ROW != ROW {
-                return Err(Contradiction);
-            }
-            // Columns where the digit has one cell; those already placed drop out below.
+            missing |= !once & ROW;
+            // Columns where the digit has one cell; those already placed drop out.
             let spread = (once & !twice & ROW) * COLUMN_SPREAD;
-            let c0 = m0 & spread & self.unsolved[0];
-            let c1 = m1 & spread & self.unsolved[1];
-            let c2 = m2 & spread & self.unsolved[2];
-            if c0 | c1 | c2 == 0 {
-                continue;
+            for band in 0..3 {
+                singles[band][digit] = m[band] & spread & self.unsolved[band];
             }
-            found = true;
-            self.cand[i] &= !peers_of(c0);
-            self.cand[i + 1] &= !peers_of(c1);
-            self.cand[i + 2] &= !peers_of(c2);
+        }
+        if missing != 0 {
+            return Err(Contradiction);
+        }
+        let mut found = false;
+        for (band, singles) in singles.iter().enumerate() {
+            for (digit, &cells) in singles.iter().enumerate() {
+                if cells != 0 {
+                    found = true;
+                    self.cand[at(digit, band)] &= !peers_of(cells);
+                }
+            }
         }
         Ok(found)
     }
@@ -514,7 +534,7 @@ impl State {
                 let cell = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
                 let count = (0..9)
-                    .filter(|&d| self.cand[d * 3 + band] & (1 << cell) != 0)
+                    .filter(|&d| self.cand[at(d, band)] & (1 << cell) != 0)
                     .count();
                 if count < best.0 {
                     best = (count, band, cell);
@@ -540,7 +560,7 @@ impl State {
     fn digits(&self, band: usize, cell: usize) -> u32 {
         let mut digits = 0;
         for digit in 0..9 {
-            digits |= ((self.cand[digit * 3 + band] >> cell) & 1) << digit;
+            digits |= ((self.cand[at(digit, band)] >> cell) & 1) << digit;
         }
         digits
     }
@@ -550,7 +570,7 @@ impl State {
         let mut cells = [0u8; CELLS];
         for digit in 0..9 {
             for band in 0..3 {
-                let mut mask = self.cand[digit * 3 + band];
+                let mut mask = self.cand[at(digit, band)];
                 while mask != 0 {
                     cells[band * 27 + mask.trailing_zeros() as usize] = digit as u8 + 1;
                     mask &= mask - 1;
@@ -769,7 +789,7 @@ impl Solver {
                         // A bivalue cell: the alternative is the other digit.
                         alternative.place(rest.trailing_zeros() as usize, band, cell);
                     } else {
-                        alternative.cand[digit * 3 + band] &= !(1 << cell);
+                        alternative.cand[at(digit, band)] &= !(1 << cell);
                     }
                     top += 1;
                     continue;
