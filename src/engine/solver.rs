@@ -18,9 +18,9 @@
 //!   These last steps run without branches, because the stores cost less than mispredictions.
 //! * **Naked singles**: cells with one candidate left, found with bit-parallel counting; the
 //!   same scan records the bivalue cells for branching.
-//! * **Hidden singles in columns**: the one unit kind the band update cannot see. Only near the
-//!   top of the search tree (`COLUMN_SINGLES_DEPTH`): deeper, the scan rarely finds anything
-//!   and costs more than the guesses it saves.
+//! * **Hidden singles in columns**: the one unit kind the band update cannot see, looked for
+//!   whenever the two steps above stall. The scan counts all nine digits side by side in
+//!   vector code; when it was scalar it only paid near the top of the search tree.
 //!
 //! # Search
 //! When propagation stalls the solver branches on a bivalue cell when there is one ("cell = d"
@@ -344,10 +344,9 @@ impl State {
         self.cand[at(digit, band)] &= !BAND_PEERS[cell];
     }
 
-    /// Propagates until solved, stuck, or contradicted. Column hidden singles are looked for
-    /// only when `column_singles` is set.
+    /// Propagates until solved, stuck, or contradicted.
     #[inline(always)]
-    fn propagate(&mut self, column_singles: bool) -> Progress {
+    fn propagate(&mut self) -> Progress {
         loop {
             if self.update_all().is_err() {
                 return Progress::Contradiction;
@@ -359,9 +358,6 @@ impl State {
                 Err(Contradiction) => return Progress::Contradiction,
                 Ok(true) => continue,
                 Ok(false) => {}
-            }
-            if !column_singles {
-                return Progress::Stuck;
             }
             match self.column_hidden_singles() {
                 Err(Contradiction) => return Progress::Contradiction,
@@ -648,9 +644,6 @@ impl Counted {
     }
 }
 
-/// Guess depth from which column hidden singles are no longer looked for.
-const COLUMN_SINGLES_DEPTH: usize = 3;
-
 /// A reusable solver. Keep one per thread: it owns the guess stack, so reusing it means the
 /// search never allocates.
 #[derive(Clone)]
@@ -752,12 +745,8 @@ impl Solver {
         stack[0] = root;
         let mut top = 0;
         loop {
-            // Column hidden singles cost a scan at every stuck state, and deep in the tree
-            // most scans find nothing (on the hardest sets about 94% of all scans do): they
-            // are looked for only near the top, where a find saves a large subtree.
-            let column_singles = top < COLUMN_SINGLES_DEPTH;
             let state = &mut stack[top];
-            match state.propagate(column_singles) {
+            match state.propagate() {
                 Progress::Solved => {
                     count += 1;
                     if first.is_none() {
