@@ -30,7 +30,10 @@
 //! reaches the most cells, so propagation cuts the subtree most. On the hardest sets that
 //! explores about a third fewer nodes than taking the first bivalue cell, which matters most
 //! for counting to 2, where the whole tree is searched. (Counting the two digits' candidates
-//! among the peers instead gave the same trees at several times the cost.)
+//! among the peers instead gave the same trees at several times the cost.) Until the first
+//! dead end the first bivalue cell is taken, unscored: a puzzle that propagates straight
+//! down to a solution (the easy ones, and those with many solutions) gains nothing from the
+//! score and would pay for it at every guess.
 //!
 //! Each pending alternative belongs to a guess that placed a cell on the current path, so the
 //! stack never holds more than 81 states; it is allocated once per [`Solver`] and reused, and
@@ -504,10 +507,18 @@ impl State {
         Ok(found)
     }
 
-    /// The branching cell: the bivalue cell with the most unsolved peers if any, else the
-    /// emptiest of the first unsolved cell of each band. Returns (band, cell in band).
+    /// The branching cell: the bivalue cell with the most unsolved peers if any (the first
+    /// bivalue cell unless `score`), else the emptiest of the first unsolved cell of each
+    /// band. Returns (band, cell in band).
     #[inline(always)]
-    fn choose_branch(&self) -> (usize, usize) {
+    fn choose_branch(&self, score: bool) -> (usize, usize) {
+        if !score {
+            for band in 0..3 {
+                if self.pairs[band] != 0 {
+                    return (band, self.pairs[band].trailing_zeros() as usize);
+                }
+            }
+        }
         if self.pairs != [0; 3] {
             let mut best = (0, 0, 0);
             for band in 0..3 {
@@ -762,7 +773,7 @@ impl Solver {
                         return Err(GaveUp { stats });
                     }
                     stats.guesses += 1;
-                    let (band, cell) = state.choose_branch();
+                    let (band, cell) = state.choose_branch(stats.dead_ends > 0);
                     let digits = state.digits(band, cell);
                     let digit = digits.trailing_zeros() as usize;
                     let rest = digits & (digits - 1);
