@@ -14,6 +14,7 @@
 //! works on bytes: lines are slices of the block, a solution is written as its 81 digits
 //! straight into the output buffer, and only failures allocate (their message).
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
@@ -94,6 +95,72 @@ fn puzzle_lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
         .split(|&byte| byte == b'\n')
         .map(<[u8]>::trim_ascii)
         .filter(|line| !line.is_empty() && !line.starts_with(b"#"))
+}
+
+/// What `sudoku-service solve --help` says the command does.
+pub const SOLVE_ABOUT: &str = "Solve puzzles from files or stdin, one 81-character puzzle per line";
+
+/// `sudoku-service solve ...` on its own, for [`run_if_solve`].
+#[derive(Debug, clap::Parser)]
+#[command(name = "solve", bin_name = "sudoku-service solve", about = SOLVE_ABOUT)]
+struct SolveCommand {
+    #[command(flatten)]
+    args: SolveArgs,
+}
+
+/// Runs `solve` when it is the first argument; `None` for any other command line.
+///
+/// Starting clap costs more than it seems: parsing with the binary's whole command tree builds
+/// every option of `serve` too (about 120 us), and even a parser of `solve`'s own options
+/// spends 50-90 us faulting in and running clap's code for the first time. On a file of a
+/// thousand easy puzzles that is 2-4% of the whole run. So the plain forms (`--unique`,
+/// `-t N`, `--threads N`, `--threads=N` and file names) are read by hand, and anything else
+/// (help, errors, `--`, a repeated option) goes to clap, parsing `solve` alone; `help solve`
+/// still goes through the whole tree. Tests check that both parsers agree.
+pub fn run_if_solve() -> Option<ExitCode> {
+    if std::env::args_os().nth(1)? != "solve" {
+        return None;
+    }
+    let args: Vec<OsString> = std::env::args_os().skip(2).collect();
+    let args = parse_plain(&args).unwrap_or_else(|| parse_with_clap(args));
+    Some(run(&args))
+}
+
+/// `solve`'s options parsed by clap, exiting on `--help` or an error as clap does.
+fn parse_with_clap(args: Vec<OsString>) -> SolveArgs {
+    let argv = std::iter::once(OsString::from("sudoku-service solve")).chain(args);
+    <SolveCommand as clap::Parser>::parse_from(argv).args
+}
+
+/// The plain forms of `solve`'s options, or `None` when clap must look at them.
+fn parse_plain(args: &[OsString]) -> Option<SolveArgs> {
+    let mut parsed = SolveArgs {
+        files: Vec::new(),
+        threads: None,
+        unique: false,
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let text = arg.to_str()?;
+        let threads = if text == "--unique" && !parsed.unique {
+            parsed.unique = true;
+            continue;
+        } else if text == "-t" || text == "--threads" {
+            args.next()?.to_str()?
+        } else if let Some(value) = text.strip_prefix("--threads=") {
+            value
+        } else if text == "-" || !text.starts_with('-') {
+            parsed.files.push(PathBuf::from(arg));
+            continue;
+        } else {
+            return None;
+        };
+        if parsed.threads.is_some() {
+            return None;
+        }
+        parsed.threads = Some(threads.parse().ok()?);
+    }
+    Some(parsed)
 }
 
 /// Runs the command; the exit code is 0 when every puzzle was solved, 1 when any failed, and 2
@@ -344,6 +411,51 @@ mod tests {
             answer(&mut solver, &[0xff; 81], false),
             Answer::Failed("not valid UTF-8".to_string())
         );
+    }
+
+    fn os_args(case: &[&str]) -> Vec<OsString> {
+        case.iter().map(OsString::from).collect()
+    }
+
+    /// The plain forms are read by hand exactly as clap reads them.
+    #[test]
+    fn the_plain_parser_agrees_with_clap() {
+        let cases: &[&[&str]] = &[
+            &[],
+            &["a.txt"],
+            &["-", "b.txt", "--unique"],
+            &["-t", "1", "a.txt"],
+            &["--threads", "4", "--unique", "a", "b"],
+            &["--threads=2", "a"],
+            &["a", "-t", "3"],
+        ];
+        for case in cases {
+            let plain = parse_plain(&os_args(case)).unwrap_or_else(|| panic!("{case:?}"));
+            let argv = std::iter::once(OsString::from("solve")).chain(os_args(case));
+            let clap = <SolveCommand as clap::Parser>::try_parse_from(argv).unwrap();
+            assert_eq!(format!("{plain:?}"), format!("{:?}", clap.args), "{case:?}");
+        }
+    }
+
+    /// Help, errors and the rarer forms are left to clap.
+    #[test]
+    fn the_plain_parser_leaves_the_rest_to_clap() {
+        let cases: &[&[&str]] = &[
+            &["--help"],
+            &["-h"],
+            &["-t", "0"],
+            &["-t", "x"],
+            &["-t", "-1"],
+            &["-t"],
+            &["-t1"],
+            &["--unique", "--unique"],
+            &["-t", "1", "-t", "2"],
+            &["--", "-t"],
+            &["--bogus"],
+        ];
+        for case in cases {
+            assert!(parse_plain(&os_args(case)).is_none(), "{case:?}");
+        }
     }
 
     #[test]
