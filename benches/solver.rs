@@ -6,7 +6,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use sudoku_service::engine::{Board, Puzzle, Solver};
+use sudoku_service::engine::board::{Board, ClassicPuzzle};
+use sudoku_service::engine::solver::Solver;
+use sudoku_service::engine::Budget;
 
 const FILES: [&str; 6] = [
     "puzzles_17_clue.txt",
@@ -20,7 +22,7 @@ const FILES: [&str; 6] = [
 /// At most this many puzzles per file, so one iteration stays well under a second.
 const MAX_PUZZLES: usize = 5_000;
 
-fn load(file: &str) -> Option<Vec<Puzzle>> {
+fn load(file: &str) -> Option<Vec<ClassicPuzzle>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data")
         .join(file);
@@ -28,7 +30,7 @@ fn load(file: &str) -> Option<Vec<Puzzle>> {
     Some(
         text.lines()
             .filter_map(|l| Board::from_line(l).ok())
-            .filter_map(|b| Puzzle::new(b).ok())
+            .filter_map(|b| ClassicPuzzle::new(b).ok())
             .take(MAX_PUZZLES)
             .collect(),
     )
@@ -47,10 +49,11 @@ fn bench_files(c: &mut Criterion) {
         group.measurement_time(Duration::from_secs(3));
         for (mode, limit) in [("one", 1), ("unique", 2)] {
             let mut solver = Solver::new();
+            let unlimited = Budget::unlimited();
             group.bench_function(mode, |b| {
                 b.iter(|| {
                     for p in &puzzles {
-                        black_box(solver.count_solutions(black_box(p), limit).ok());
+                        black_box(solver.count_solutions(black_box(p), limit, &unlimited).ok());
                     }
                 })
             });

@@ -12,12 +12,13 @@ use std::time::Duration;
 use axum::routing::post;
 use axum::{Json, Router};
 use serde_json::{json, Value};
+use sudoku_service::http::extract::ApiJson;
 use sudoku_service::http::problem::Problem;
 use sudoku_service::http::server::{serve, shutdown_signal, ServeOptions};
-use sudoku_service::http::wire::{ApiJson, BoardRequest};
+use sudoku_service::http::wire::BoardRequest;
 
 async fn parse_only(ApiJson(request): ApiJson<BoardRequest>) -> Result<Json<Value>, Problem> {
-    let board = request.board.parse().map_err(Problem::InvalidBoard)?;
+    let board = request.board.parse()?;
     Ok(Json(json!({
         "solution": board.to_line(),
         "unique": true,
@@ -35,9 +36,8 @@ async fn main() -> std::io::Result<()> {
     eprintln!("baseline listening on {}", listener.local_addr()?);
     let router = Router::new().route("/solve", post(parse_only));
     let options = ServeOptions {
-        header_timeout: Duration::from_secs(5),
-        shutdown_delay: Duration::ZERO,
         drain_timeout: Duration::from_secs(5),
+        ..ServeOptions::default()
     };
     serve(
         listener,

@@ -3,24 +3,29 @@
 //!
 //! usage: cargo run --release --example solver_stats -- FILE...
 
-use sudoku_service::engine::{Board, Puzzle, Solver};
+use sudoku_service::engine::board::{Board, ClassicPuzzle};
+use sudoku_service::engine::solver::Solver;
+use sudoku_service::engine::Budget;
 
 fn main() {
     println!("| file | puzzles | one: guesses/puzzle | one: dead ends/puzzle | unique: guesses/puzzle | unique: dead ends/puzzle |");
     println!("|---|---:|---:|---:|---:|---:|");
     for path in std::env::args().skip(1) {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {path}: {e}"));
-        let puzzles: Vec<Puzzle> = text
+        let puzzles: Vec<ClassicPuzzle> = text
             .lines()
             .filter_map(|l| Board::from_line(l).ok())
-            .filter_map(|b| Puzzle::new(b).ok())
+            .filter_map(|b| ClassicPuzzle::new(b).ok())
             .collect();
         let mut solver = Solver::new();
         let mut row = Vec::new();
         for limit in [1, 2] {
             let (mut guesses, mut dead_ends) = (0u64, 0u64);
             for p in &puzzles {
-                let stats = solver.count_solutions(p, limit).expect("no budget").stats;
+                let stats = solver
+                    .count_solutions(p, limit, &Budget::unlimited())
+                    .expect("no budget")
+                    .stats;
                 guesses += stats.guesses;
                 dead_ends += stats.dead_ends;
             }

@@ -6,28 +6,31 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use sudoku_service::engine::{Board, Puzzle, Solver};
+use sudoku_service::engine::board::{Board, ClassicPuzzle};
+use sudoku_service::engine::solver::Solver;
+use sudoku_service::engine::Budget;
 
-fn load(path: &str) -> Vec<Puzzle> {
+fn load(path: &str) -> Vec<ClassicPuzzle> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {path}: {e}"));
     text.lines()
         .map(|l| l.trim_end_matches('\r'))
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .filter_map(|l| Board::from_line(l).ok())
-        .filter_map(|b| Puzzle::new(b).ok())
+        .filter_map(|b| ClassicPuzzle::new(b).ok())
         .collect()
 }
 
 /// Loops over all puzzles until `min_secs` have passed; puzzles per second.
-fn rate(puzzles: &[Puzzle], min_secs: f64, limit: u32) -> f64 {
+fn rate(puzzles: &[ClassicPuzzle], min_secs: f64, limit: u32) -> f64 {
     let mut solver = Solver::new();
+    let unlimited = Budget::unlimited();
     let start = Instant::now();
     let mut done = 0usize;
     loop {
         for p in puzzles {
             black_box(
                 solver
-                    .count_solutions(black_box(p), limit)
+                    .count_solutions(black_box(p), limit, &unlimited)
                     .map(|c| c.count)
                     .ok(),
             );

@@ -7,11 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 file=${1:-../shared/data/puzzles_17_clue.txt}
 count=${2:-40000}
-port=${BATCH_PORT:-18520}
 cargo build --quiet --release --bin sudoku-service
+source scripts/lib/server.sh
 work=$(mktemp -d)
-pid=""
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill "${svc_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 head -n "$count" "$file" >"$work/puzzles.txt"
 split -l 10000 -d "$work/puzzles.txt" "$work/part-"
 cores=$(nproc)
@@ -21,13 +20,11 @@ target/release/sudoku-service solve --threads "$cores" --unique "$work/puzzles.t
   >"$work/cli.out" 2>/dev/null
 cli_secs=$(awk -v s="$cli_start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
 
-RUST_LOG=warn target/release/sudoku-service serve --host 127.0.0.1 --port "$port" &
-pid=$!
-for _ in $(seq 1 100); do curl -fs -o /dev/null -m 1 "http://127.0.0.1:$port/healthz" && break; sleep 0.1; done
+start_server svc "$work/service.log" target/release/sudoku-service serve --host 127.0.0.1 --port 0
 http_start=$(date +%s.%N)
 for part in "$work"/part-*; do
   curl -fsS -m 120 -H 'Content-Type: text/plain' --data-binary "@$part" \
-    "http://127.0.0.1:$port/solve/batch" >>"$work/http.out"
+    "$svc_base/solve/batch" >>"$work/http.out"
 done
 http_secs=$(awk -v s="$http_start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
 cmp -s "$work/cli.out" "$work/http.out" && same=yes || same=no

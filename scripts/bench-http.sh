@@ -14,15 +14,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
 file=${2:-../shared/data/puzzles_17_clue.txt}
-service_port=${SERVICE_PORT:-18480}
-baseline_port=${BASELINE_PORT:-18481}
 
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 cargo build --quiet --release --bin sudoku-service --example baseline_server
 
+source scripts/lib/server.sh
 work=$(mktemp -d)
-pids=()
-cleanup() { kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { kill "${svc_pid:-}" "${base_pid:-}" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
 head -n 5000 "$file" | awk '{ printf "{\"board\":\"%s\"}\n", $0 }' >"$work/bodies.jsonl"
@@ -34,18 +32,9 @@ if [ "${BENCH_PIN:-0}" = 1 ] && [ "$(nproc)" -ge 2 ]; then
   last=$(( $(nproc) - 1 ))
   server_cpus=(taskset -c "$last") client_cpus=(taskset -c "0-$(( last - 1 ))")
 fi
-RUST_LOG=warn "${server_cpus[@]}" target/release/sudoku-service serve --host 127.0.0.1 --port "$service_port" \
-  2>"$work/service.log" &
-pids+=($!)
-"${server_cpus[@]}" target/release/examples/baseline_server "$baseline_port" 2>"$work/baseline.log" &
-pids+=($!)
-for port in "$service_port" "$baseline_port"; do
-  for _ in $(seq 1 100); do
-    curl -fs -o /dev/null -m 1 -H 'Content-Type: application/json' \
-      -d "$(head -n 1 "$work/bodies.jsonl")" "http://127.0.0.1:$port/solve" && break
-    sleep 0.1
-  done
-done
+start_server svc "$work/service.log" "${server_cpus[@]}" target/release/sudoku-service serve \
+  --host 127.0.0.1 --port 0
+start_server base "$work/baseline.log" "${server_cpus[@]}" target/release/examples/baseline_server 0
 
 run() { # url connections -> RESULT line
   local threads=$(( $2 < 2 ? 1 : 2 ))
@@ -66,11 +55,11 @@ for c in ${BENCH_CONNECTIONS:-1 16 64}; do
   for round in $(seq 1 "$rounds"); do
     # Alternate which server goes first, so a slow drift of the machine does not favour one.
     if (( round % 2 )); then
-      s=$(run "http://127.0.0.1:$service_port/solve" "$c")
-      b=$(run "http://127.0.0.1:$baseline_port/solve" "$c")
+      s=$(run "$svc_base/solve" "$c")
+      b=$(run "$base_base/solve" "$c")
     else
-      b=$(run "http://127.0.0.1:$baseline_port/solve" "$c")
-      s=$(run "http://127.0.0.1:$service_port/solve" "$c")
+      b=$(run "$base_base/solve" "$c")
+      s=$(run "$svc_base/solve" "$c")
     fi
     # Only 200s count: a shed request (503) is not throughput.
     row=$(awk -v c="$c" -v srps="$(field rps "$s")" -v s50="$(field p50_ms "$s")" \

@@ -2,16 +2,19 @@
 # Three release replicas behind nginx on loopback, with deploy/nginx.conf's directives (the
 # compose upstream `sudoku:8080` becomes three 127.0.0.1 ports). Drives load through nginx and
 #   (a) rolls a replica: SIGTERM, wait for exit, start it again - no client may see a failure;
-#   (b) SIGKILLs a replica mid-load - failures are counted and reported;
+#   (b) SIGKILLs a replica mid-load - nginx retries on the others, so no client may see a
+#       failure either;
 #   (c) compares throughput through the balancer with one replica direct;
 #   (d) checks the balancer's own limits and errors: a /solve/batch body above 8 KiB passes,
-#       an oversize body and "no replica left" are answered as problem+json.
+#       an oversize body, a client over its rate, and "no replica left" are answered as
+#       problem+json.
+# The load comes from one address, so the load phases run with the per-client rate limit
+# raised; (d) puts deploy/nginx.conf's own limit back and checks that it bites.
 # Bounded in time (about 6 x SECONDS), loopback only. usage: scripts/lb-test.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/server.sh
 secs=${1:-8}
-ports=(18611 18612 18613)
-lb_port=18610
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 command -v nginx >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light >/dev/null; }
 cargo build --quiet --release --bin sudoku-service
@@ -27,17 +30,15 @@ trap cleanup EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-start_replica() { # port
-  RUST_LOG=warn target/release/sudoku-service serve --host 127.0.0.1 --port "$1" \
-    --shutdown-delay-ms 1500 2>>"$work/replica-$1.log" &
-  pid[$1]=$!
-  for _ in $(seq 1 100); do
-    curl -fs -o /dev/null -m 1 "http://127.0.0.1:$1/readyz" && return 0
-    sleep 0.05
-  done
-  echo "replica $1 did not start"; exit 1
+start_replica() { # port (0 for a free one); echoes nothing, records pid[port]
+  start_server replica "$work/replica-$RANDOM.log" target/release/sudoku-service serve \
+    --host 127.0.0.1 --port "$1" --shutdown-delay-ms 1500
+  pid[$replica_port]=$replica_pid
+  last_port=$replica_port
 }
-for p in "${ports[@]}"; do start_replica "$p"; done
+ports=()
+for _ in 1 2 3; do start_replica 0; ports+=("$last_port"); done
+lb_port=$(free_port)
 
 # deploy/nginx.conf, adapted: loopback upstreams, no Docker DNS, files in the work folder.
 servers=""
@@ -47,7 +48,11 @@ sed -e "s|^\( *\)server sudoku:8080.*|$servers|" \
     -e "s|listen 8080;|listen 127.0.0.1:$lb_port;|" \
     -e "s|^events {|pid $work/nginx.pid;\nerror_log $work/nginx-error.log warn;\nevents {|" \
     -e "s|^http {|http {\n    client_body_temp_path $work;\n    proxy_temp_path $work;|" \
-    deploy/nginx.conf >"$work/nginx.conf"
+    deploy/nginx.conf >"$work/nginx-as-deployed.conf"
+grep -q 'limit_req zone=per_client_rate' "$work/nginx-as-deployed.conf" ||
+  fail "deploy/nginx.conf has no per-client rate limit"
+sed -e 's|rate=[0-9]*r/s|rate=1000000r/s|' -e 's|limit_conn per_client_conn [0-9]*|limit_conn per_client_conn 10000|' \
+  "$work/nginx-as-deployed.conf" >"$work/nginx.conf"
 nginx -t -q -c "$work/nginx.conf" -p "$work"
 nginx -c "$work/nginx.conf" -p "$work"
 
@@ -101,6 +106,7 @@ wait "$loader"
 r=$(cat "$work/kill")
 echo "   $r"
 echo "   failed requests seen by the client: $(lost "$r") (nginx retries connect errors on the others)"
+[ "$(lost "$r")" = 0 ] || fail "requests failed when a replica was killed"
 
 echo "== (d) the balancer's body limits and its own errors"
 head -n 200 ../shared/data/puzzles_17_clue.txt >"$work/batch.txt"
@@ -120,6 +126,15 @@ check_problem() { # what expected-status type curl-args...
 head -c 9000 /dev/zero | tr '\0' ' ' >"$work/big.json"
 check_problem "9,000-byte /solve body" 413 body-too-large -H 'Content-Type: application/json' \
   --data-binary @"$work/big.json" "http://127.0.0.1:$lb_port/solve"
+# deploy/nginx.conf's own per-client limits: a quick burst from one address meets them.
+cp "$work/nginx-as-deployed.conf" "$work/nginx.conf"
+nginx -s reload -c "$work/nginx.conf" -p "$work"
+wrk -t 1 -c 16 -d 3s "http://127.0.0.1:$lb_port/healthz" >/dev/null 2>&1 &
+flood=$!
+sleep 1 # the flood has used up the burst; the next request from this address is over the rate
+check_problem "a client far above 500 requests/s" 429 too-many-requests "http://127.0.0.1:$lb_port/healthz"
+wait "$flood" || true
+grep -qi '^retry-after: 1' "$work/headers" || fail "no Retry-After on the balancer's 429"
 for p in "${!pid[@]}"; do kill -TERM "${pid[$p]}"; wait "${pid[$p]}" || true; unset "pid[$p]"; done
 check_problem "every replica gone" 503 overloaded -H 'Content-Type: application/json' \
   -d '{"board":"9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1"}' \

@@ -27,7 +27,7 @@ struct Args {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the HTTP service (the default).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     #[command(about = cli::SOLVE_ABOUT)]
     Solve(SolveArgs),
     /// Exit 0 if the server on this machine answers /healthz (for container health checks).
@@ -42,7 +42,7 @@ fn main() -> ExitCode {
     match args.command {
         Some(Command::Solve(solve)) => cli::run(&solve),
         Some(Command::Healthcheck(probe)) => healthcheck::run(&probe),
-        Some(Command::Serve(serve)) => run_service(serve),
+        Some(Command::Serve(serve)) => run_service(*serve),
         None => run_service(args.serve),
     }
 }

@@ -1,12 +1,11 @@
 //! The `solve` command as a process: input order, error lines, exit codes.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-const SEED: &str =
-    "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1";
-const SEED_SOLUTION: &str =
-    "957214386123689457468357129271563894539841672684972513315726948746198235892435761";
+use common::{assert_solves, SEED, SEED_SOLUTION};
 
 fn solve(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-service"))
@@ -46,6 +45,7 @@ fn solves_stdin_in_order_and_skips_comments() {
     let lines = stdout_lines(&output);
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0], SEED_SOLUTION);
+    assert_solves(&empty, &lines[1]);
     assert_eq!(lines[2], SEED_SOLUTION);
     let summary = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -65,7 +65,11 @@ fn failures_become_error_lines_and_exit_1() {
     assert_eq!(lines[0], SEED_SOLUTION);
     assert_eq!(lines[1], "error: expected 81 characters, found 5");
     assert_eq!(lines[2], "error: more than one solution");
-    assert!(lines[3].starts_with("error: digit 1 repeats in row 1"));
+    assert_eq!(
+        lines[3],
+        "error: digit 1 repeats in row 1: row 1, column 1 and row 1, column 2"
+    );
+    assert_eq!(lines.len(), 4);
 }
 
 #[test]
@@ -129,5 +133,5 @@ fn files_are_read_in_argument_order() {
     let lines = stdout_lines(&output);
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0], SEED_SOLUTION);
-    assert_eq!(lines[1].len(), 81);
+    assert_solves(&".".repeat(81), &lines[1]);
 }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use sudoku_service::engine::{validate, Board, Puzzle, Solver};
+use sudoku_service::engine::{validate, Budget, Engine, Grid, Puzzle};
 
 fn data_dir() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
@@ -24,26 +24,32 @@ fn slice(file: &str, step: usize, take: usize) -> Vec<Puzzle> {
     text.lines()
         .step_by(step)
         .take(take)
-        .map(|l| Puzzle::new(Board::from_line(l).expect("well-formed line")).expect("no clash"))
+        .map(|l| Puzzle::classic(Grid::from_line(l).expect("well-formed line")).expect("no clash"))
         .collect()
 }
 
 /// Solves each puzzle, counting to 2, and checks the answer independently of the solver.
 fn check(file: &str, step: usize, take: usize, expected_count: u32) {
-    let mut solver = Solver::new();
+    let mut engine = Engine::new();
+    let unlimited = Budget::unlimited();
     let puzzles = slice(file, step, take);
     for p in &puzzles {
-        let counted = solver.count_solutions(p, 2).expect("no budget set");
-        assert_eq!(counted.count, expected_count, "{file}: {}", p.board());
+        let counted = engine.count(p, 2, &unlimited).expect("no limit");
+        assert_eq!(counted.count, expected_count, "{file}: {}", p.grid());
         let solution = counted.first.expect("a solvable puzzle");
         assert!(
-            validate(solution.board()).solved,
+            validate(solution.grid(), p.rules()).solved,
             "{file}: bad grid {solution}"
         );
-        for (pos, digit) in p.board().givens() {
-            assert_eq!(solution.board().get(pos), Some(digit), "{file}: given lost");
+        for (cell, digit) in p.grid().givens() {
+            assert_eq!(solution.grid().get(cell), Some(digit), "{file}: given lost");
         }
-        let one = solver.solve(p).expect("no budget set");
+        if expected_count > 1 {
+            let second = counted.second.expect("a second solution");
+            assert!(validate(second.grid(), p.rules()).solved);
+            assert!(!solution.differences(&second).is_empty());
+        }
+        let one = engine.count(p, 1, &unlimited).expect("no limit");
         assert_eq!(one.count, 1);
     }
 }

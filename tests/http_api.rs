@@ -4,34 +4,13 @@ mod common;
 
 use std::time::Duration;
 
-use common::{client, rows, send_raw, TestServer, HARD, SEED, SEED_SOLUTION};
-use reqwest::{header, Response, StatusCode};
+use common::{
+    assert_solves, client, expect_problem, ok_json, post as post_json, rows, send_raw, wait_for,
+    ServerProcess, TestServer, HARD, SEED, SEED_SOLUTION,
+};
+use reqwest::{header, StatusCode};
 use serde_json::{json, Value};
 use sudoku_service::http::ServeArgs;
-
-async fn post_json(server: &TestServer, path: &str, body: Value) -> Response {
-    client()
-        .post(server.url(path))
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
-}
-
-/// Asserts an RFC 9457 problem with `status` and `kind`, and returns its body.
-async fn expect_problem(response: Response, status: u16, kind: &str) -> Value {
-    assert_eq!(response.status().as_u16(), status);
-    assert_eq!(
-        response.headers()[header::CONTENT_TYPE],
-        "application/problem+json"
-    );
-    let body: Value = response.json().await.unwrap();
-    assert_eq!(body["type"], format!("urn:sudoku-service:problem:{kind}"));
-    assert_eq!(body["status"], status);
-    assert!(body["title"].as_str().is_some_and(|t| !t.is_empty()));
-    assert!(body["detail"].as_str().is_some_and(|d| !d.is_empty()));
-    body
-}
 
 #[tokio::test]
 async fn solve_answers_in_the_form_it_was_sent() {
@@ -62,13 +41,14 @@ async fn solve_reports_several_solutions_as_not_unique() {
         .await
         .unwrap();
     assert_eq!(body["unique"], false);
-    assert_eq!(body["solution"].as_str().unwrap().len(), 81);
+    assert_solves(&".".repeat(81), body["solution"].as_str().unwrap());
     let body: Value = post_json(&server, "/solve", json!({"board": HARD}))
         .await
         .json()
         .await
         .unwrap();
     assert_eq!(body["unique"], true);
+    assert_solves(HARD, body["solution"].as_str().unwrap());
     assert!(body["stats"]["guesses"].as_u64().unwrap() > 0);
     server.shutdown().await;
 }
@@ -96,7 +76,11 @@ async fn board_errors_are_422_and_point_at_the_cell() {
         "invalid-board",
     )
     .await;
-    assert_eq!(body["detail"], "expected 9 rows, found 1");
+    assert_eq!(
+        body["detail"],
+        "board: expected 4, 6, 9, 16 or 25 rows, found 1"
+    );
+    assert_eq!(body["pointer"], "/board");
 
     let mut wide = rows(SEED);
     wide[8] = "１........".to_string();
@@ -114,7 +98,10 @@ async fn board_errors_are_422_and_point_at_the_cell() {
         "invalid-board",
     )
     .await;
-    assert_eq!(body["detail"], "expected 81 characters, found 3");
+    assert_eq!(
+        body["detail"],
+        "board: expected 16, 36, 81, 256 or 625 characters, found 3"
+    );
     server.shutdown().await;
 }
 
@@ -152,7 +139,7 @@ async fn unsolvable_and_over_budget_puzzles_are_distinct_422s() {
     server.shutdown().await;
 
     let stingy = TestServer::with(ServeArgs {
-        budget: 0,
+        work_budget: 0,
         ..ServeArgs::default()
     })
     .await;
@@ -162,7 +149,7 @@ async fn unsolvable_and_over_budget_puzzles_are_distinct_422s() {
         "budget-exhausted",
     )
     .await;
-    assert_eq!(body["guesses"], 0);
+    assert_eq!(body["work"], 1);
     expect_problem(
         post_json(&stingy, "/validate", json!({"board": ".".repeat(81)})).await,
         422,
@@ -177,7 +164,7 @@ async fn request_shape_errors() {
     let server = TestServer::start().await;
     const JSON: Option<&str> = Some("application/json");
     // (body, content type, status, problem kind, a phrase the detail must hold)
-    let cases: [(&str, Option<&str>, u16, &str, &str); 7] = [
+    let cases: [(&str, Option<&str>, u16, &str, &str); 8] = [
         ("{\"board\": ", JSON, 400, "invalid-json", "EOF"),
         ("", JSON, 400, "invalid-json", "EOF"),
         (
@@ -185,10 +172,17 @@ async fn request_shape_errors() {
             JSON,
             422,
             "invalid-request",
-            "an array of 9 row strings or one 81-character string",
+            "an array of row strings, one string of all cells, or an array of rows of numbers",
         ),
         (
             "{\"grid\": []}",
+            JSON,
+            422,
+            "invalid-request",
+            "unknown field `grid`: this endpoint takes `board`, `cages`",
+        ),
+        (
+            "{\"cages\": []}",
             JSON,
             422,
             "invalid-request",
@@ -248,19 +242,23 @@ async fn hostile_bodies_never_cause_a_5xx() {
         "invalid-request",
     )
     .await;
-    // ...and an ignored field nested as deep as the body limit allows is skipped without
-    // overflowing the stack; the (empty) board is then judged as usual.
+    // ...and an unknown field nested as deep as the body limit allows is refused by name,
+    // without overflowing the stack.
     let nested = format!(
         "{{\"x\": {}{}, \"board\": \"\"}}",
         "[".repeat(4000),
         "]".repeat(4000)
     );
-    expect_problem(
+    let body = expect_problem(
         json_post(nested.into_bytes()).await.unwrap(),
         422,
-        "invalid-board",
+        "invalid-request",
     )
     .await;
+    assert!(body["detail"]
+        .as_str()
+        .unwrap()
+        .contains("unknown field `x`"));
     // Not UTF-8.
     expect_problem(
         json_post(b"{\"board\": \"\xff\xfe\"}".to_vec())
@@ -331,9 +329,11 @@ async fn validate_gives_a_verdict_even_for_broken_boards() {
     assert_eq!(body["conflicts"][1]["unit"], "box");
 
     let body = verdict(SEED.to_string()).await;
+    let id = body["id"].as_str().unwrap().to_string();
     assert_eq!(
         body,
-        json!({"valid": true, "complete": false, "solved": false, "conflicts": [], "solutions": 1})
+        json!({"id": id, "valid": true, "complete": false, "solved": false, "conflicts": [],
+               "conflict_cells": [], "solutions": 1})
     );
     assert_eq!(verdict(".".repeat(81)).await["solutions"], 2);
     let body = verdict(SEED_SOLUTION.to_string()).await;
@@ -384,17 +384,31 @@ async fn operator_endpoints() {
     assert!(response.headers()[header::CONTENT_TYPE]
         .to_str()
         .unwrap()
-        .starts_with("text/plain"));
+        .starts_with("application/openmetrics-text"));
     let text = response.text().await.unwrap();
     for needle in [
         "http_requests_total{route=\"/solve\",method=\"POST\",status=\"200\"} 1",
         "http_requests_total{route=\"unmatched\",method=\"GET\",status=\"404\"} 1",
-        "http_request_duration_seconds_bucket{route=\"/solve\",le=\"+Inf\"} 1",
+        "http_request_duration_seconds_bucket{le=\"+Inf\",route=\"/solve\"} 1",
         "solve_duration_seconds_count 1",
+        "solves_inline_total 1",
         "solves_in_flight 0",
         "solves_rejected_total 0",
+        "# EOF",
     ] {
-        assert!(text.contains(needle), "missing {needle} in\n{text}");
+        assert!(
+            text.lines().any(|l| l == needle),
+            "missing {needle} in\n{text}"
+        );
+    }
+    // Every route the service answers has its own label: none falls into "unmatched".
+    for route in sudoku_service::http::ROUTE_PATTERNS {
+        c.get(server.url(route)).send().await.unwrap();
+        let text = server.get_text("/metrics").await;
+        assert!(
+            text.contains(&format!("route=\"{route}\",method=\"GET\"")),
+            "{route} has no series of its own"
+        );
     }
 
     let spec = c.get(server.url("/openapi.yaml")).send().await.unwrap();
@@ -576,7 +590,7 @@ async fn a_request_over_its_time_limit_gets_a_timeout_problem() {
 #[tokio::test]
 async fn in_flight_requests_finish_during_graceful_shutdown() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let server = TestServer::start().await;
+    let mut server = TestServer::start().await;
     let body = format!("{{\"board\": \"{SEED}\"}}");
     let head = format!(
         "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{}",
@@ -584,9 +598,19 @@ async fn in_flight_requests_finish_during_graceful_shutdown() {
         &body[..10]
     );
     let mut stream = send_raw(server.addr, head.as_bytes()).await;
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // In flight: that request and the metrics request asking.
+    wait_for("the half-sent request is in flight", || async {
+        server.metric("http_requests_in_flight").await >= 2.0
+    })
+    .await;
+    server.begin_shutdown();
+    // No shutdown delay: the listener closes at once, and the request is still answered.
+    let addr = server.addr;
+    wait_for("the listener closes", || async move {
+        tokio::net::TcpStream::connect(addr).await.is_err()
+    })
+    .await;
     let shutdown = tokio::spawn(server.shutdown());
-    tokio::time::sleep(Duration::from_millis(100)).await;
     stream.write_all(&body.as_bytes()[10..]).await.unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).await.unwrap();
@@ -607,4 +631,134 @@ where
         outputs.push(handle.await.unwrap());
     }
     outputs
+}
+
+#[tokio::test]
+async fn a_busy_request_past_its_time_limit_gets_a_timeout_and_stops_working() {
+    let server = TestServer::with(ServeArgs {
+        request_timeout_ms: 200,
+        ..ServeArgs::default()
+    })
+    .await;
+    // Not stalled: the whole body arrives at once, and solving it takes far longer than 200 ms.
+    let boards = vec![HARD; 8000];
+    let response = post_json(&server, "/solve/batch", json!(boards)).await;
+    assert_eq!(response.headers()[header::RETRY_AFTER], "1");
+    expect_problem(response, 503, "timeout").await;
+    // The abandoned batch stops instead of holding the solver threads for nobody.
+    wait_for("the abandoned batch stops", || async {
+        server.metric("solves_in_flight").await == 0.0
+    })
+    .await;
+    let body = ok_json(post_json(&server, "/solve", json!({ "board": SEED })).await).await;
+    assert_eq!(body["solution"], SEED_SOLUTION);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn budget_exhaustion_and_queued_solves_are_counted() {
+    let stingy = TestServer::with(ServeArgs {
+        work_budget: 0,
+        ..ServeArgs::default()
+    })
+    .await;
+    assert_eq!(stingy.metric("solves_budget_exhausted_total").await, 0.0);
+    for path in ["/solve", "/validate"] {
+        let response = post_json(&stingy, path, json!({"board": ".".repeat(81)})).await;
+        expect_problem(response, 422, "budget-exhausted").await;
+    }
+    assert_eq!(stingy.metric("solves_budget_exhausted_total").await, 2.0);
+    stingy.shutdown().await;
+
+    // One solver thread, busy with a long batch: a hard solve waits in the queue meanwhile.
+    let server = TestServer::with(ServeArgs {
+        max_solves: Some(1.try_into().unwrap()),
+        queue_depth: Some(4),
+        ..ServeArgs::default()
+    })
+    .await;
+    let batch = tokio::spawn(post_json_owned(
+        server.url("/solve/batch"),
+        json!(vec![HARD; 1500]),
+    ));
+    wait_for("the batch runs", || async {
+        server.metric("solves_in_flight").await == 1.0
+    })
+    .await;
+    let waiting = tokio::spawn(post_json_owned(
+        server.url("/solve"),
+        json!({ "board": HARD }),
+    ));
+    wait_for("the hard solve is queued", || async {
+        server.metric("solves_queued").await == 1.0
+    })
+    .await;
+    assert_eq!(batch.await.unwrap().status(), StatusCode::OK);
+    let solved = ok_json(waiting.await.unwrap()).await;
+    assert_solves(HARD, solved["solution"].as_str().unwrap());
+    assert_eq!(server.metric("solves_queued").await, 0.0);
+    assert_eq!(server.metric("solves_in_flight").await, 0.0);
+    server.shutdown().await;
+}
+
+/// `post` for spawned tasks, which cannot borrow the server.
+async fn post_json_owned(url: String, body: Value) -> reqwest::Response {
+    client().post(url).json(&body).send().await.unwrap()
+}
+
+#[tokio::test]
+async fn environment_variables_configure_the_binary_and_flags_win() {
+    let body = json!({ "board": SEED }).to_string(); // 97 bytes
+    let send = |url: String, body: String| async move {
+        client()
+            .post(url)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap()
+    };
+    let from_env = ServerProcess::start(&[], &[("SUDOKU_BODY_LIMIT", "64")]);
+    let refused = send(from_env.url("/solve"), body.clone()).await;
+    expect_problem(refused, 413, "body-too-large").await;
+    drop(from_env);
+
+    let flag_wins = ServerProcess::start(&["--body-limit", "4096"], &[("SUDOKU_BODY_LIMIT", "64")]);
+    let answered = ok_json(send(flag_wins.url("/solve"), body).await).await;
+    assert_eq!(answered["solution"], SEED_SOLUTION);
+}
+
+#[tokio::test]
+async fn json_logs_carry_the_request_id() {
+    let server = ServerProcess::start(&[], &[("SUDOKU_LOG_FORMAT", "json")]);
+    let response = client()
+        .get(server.url("/healthz"))
+        .header("x-request-id", "trace-me-42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["x-request-id"], "trace-me-42");
+    let line = server.wait_for_log("the request is logged", |l| l.contains("trace-me-42"));
+    let entry: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    assert_eq!(entry["fields"]["message"], "answered", "{entry}");
+    assert_eq!(entry["fields"]["status"], 200, "{entry}");
+    assert_eq!(entry["span"]["id"], "trace-me-42", "{entry}");
+    assert_eq!(entry["span"]["route"], "/healthz", "{entry}");
+    // Every line is JSON, the start-up line included.
+    for line in server.logs() {
+        assert!(serde_json::from_str::<Value>(&line).is_ok(), "{line}");
+    }
+
+    let text = ServerProcess::start(&[], &[]);
+    client()
+        .get(text.url("/healthz"))
+        .header("x-request-id", "trace-me-43")
+        .send()
+        .await
+        .unwrap();
+    let line = text.wait_for_log("the request is logged", |l| l.contains("trace-me-43"));
+    assert!(
+        line.contains("id=trace-me-43") && line.contains("answered"),
+        "{line}"
+    );
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{client, rows, TestServer, HARD, SEED, SEED_SOLUTION};
+use common::{assert_solves, client, rows, TestServer, HARD, SEED, SEED_SOLUTION};
 use reqwest::header;
 use serde_json::{json, Value};
 
@@ -28,14 +28,18 @@ async fn json_batches_answer_each_item_in_order() {
     );
     assert_eq!(
         items[2]["error"]["detail"],
-        "expected 81 characters, found 2"
+        "expected 16, 36, 81, 256 or 625 characters, found 2"
     );
+    // The item is the board itself: no field of a request object to point at.
+    assert_eq!(items[2]["error"].get("pointer"), None, "{}", items[2]);
     assert_eq!(
         items[3]["error"]["type"],
         "urn:sudoku-service:problem:conflicting-givens"
     );
     assert_eq!(items[4]["unique"], false);
+    assert_solves(&".".repeat(81), items[4]["solution"].as_str().unwrap());
     assert_eq!(items[5]["unique"], true);
+    assert_solves(HARD, items[5]["solution"].as_str().unwrap());
     server.shutdown().await;
 }
 
@@ -61,15 +65,15 @@ async fn text_batches_answer_in_text() {
         lines,
         vec![
             SEED_SOLUTION,
-            "error: expected 81 characters, found 3",
+            "error: expected 16, 36, 81, 256 or 625 characters, found 3",
             SEED_SOLUTION
         ]
     );
     server.shutdown().await;
 }
 
-/// POSTs `boards` asking for NDJSON and returns the parsed lines.
-async fn stream_ndjson(server: &TestServer, boards: &[&str]) -> Vec<Value> {
+/// POSTs `boards` asking for NDJSON; the response as it starts.
+async fn ask_for_ndjson(server: &TestServer, boards: &[&str]) -> reqwest::Response {
     let response = client()
         .post(server.url("/solve/batch"))
         .header(header::ACCEPT, "application/x-ndjson")
@@ -78,6 +82,12 @@ async fn stream_ndjson(server: &TestServer, boards: &[&str]) -> Vec<Value> {
         .await
         .unwrap();
     assert_eq!(response.status(), 200);
+    response
+}
+
+/// POSTs `boards` asking for NDJSON and returns the parsed lines.
+async fn stream_ndjson(server: &TestServer, boards: &[&str]) -> Vec<Value> {
+    let response = ask_for_ndjson(server, boards).await;
     assert_eq!(
         response.headers()[header::CONTENT_TYPE],
         "application/x-ndjson"
@@ -95,6 +105,41 @@ async fn ndjson_streams_one_object_per_line() {
     let lines = stream_ndjson(&server, &boards).await;
     assert_eq!(lines.len(), 1200);
     assert!(lines.iter().all(|l| l["solution"] == SEED_SOLUTION));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn ndjson_lines_arrive_long_before_the_stream_ends() {
+    let server = TestServer::start().await;
+    // A first chunk of easy puzzles, then thousands of hard ones.
+    let mut boards = vec![SEED; 512];
+    boards.extend(std::iter::repeat_n(HARD, 3000));
+    let started = std::time::Instant::now();
+    let mut response = ask_for_ndjson(&server, &boards).await;
+    let mut received = Vec::new();
+    let mut first_lines_at = None;
+    while let Some(chunk) = response.chunk().await.unwrap() {
+        received.extend_from_slice(&chunk);
+        if first_lines_at.is_none() && received.contains(&b'\n') {
+            first_lines_at = Some(started.elapsed());
+        }
+    }
+    let ended_at = started.elapsed();
+    let first_lines_at = first_lines_at.expect("some lines");
+    // A buffered answer would send its first line with its last one. Both times stretch
+    // alike on a slow machine, so the comparison is a ratio.
+    assert!(
+        first_lines_at * 3 < ended_at,
+        "first lines after {first_lines_at:?}, end after {ended_at:?}"
+    );
+    let lines: Vec<Value> = received
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), boards.len());
+    assert_eq!(lines[0]["solution"], SEED_SOLUTION);
+    assert_solves(HARD, lines[600]["solution"].as_str().unwrap());
     server.shutdown().await;
 }
 

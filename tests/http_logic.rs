@@ -2,29 +2,48 @@
 
 mod common;
 
-use common::{client, TestServer, SEED, SEED_SOLUTION};
-use reqwest::Response;
+use common::{client, count, expect_problem, ok_json, post, TestServer, HARD, SEED, SEED_SOLUTION};
 use serde_json::{json, Value};
-use sudoku_service::engine::{validate, Board, Puzzle, Solver};
+use sudoku_service::http::ServeArgs;
 
-async fn post(server: &TestServer, path: &str, body: Value) -> Response {
-    client()
-        .post(server.url(path))
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
+/// From the unbiased set: needs pointing, claiming, a naked pair and an XY-Wing.
+const WING: &str =
+    ".2.6.......6..71......1.....7...52...9546......4..18...4.8..92...2.74..8.....6..3";
+
+/// The digits no given of `board` rules out at cell `i`: row, column and box, computed here
+/// without the engine.
+fn basic_marks(board: &str, i: usize) -> Vec<u8> {
+    let cells = board.as_bytes();
+    let (r, c) = (i / 9, i % 9);
+    let seen = |j: usize| {
+        let (jr, jc) = (j / 9, j % 9);
+        jr == r || jc == c || (jr / 3 == r / 3 && jc / 3 == c / 3)
+    };
+    (1..=9u8)
+        .filter(|&d| !(0..81).any(|j| seen(j) && cells[j] == b'0' + d))
+        .collect()
 }
 
-async fn ok_json(response: Response) -> Value {
-    assert_eq!(response.status(), 200);
-    response.json().await.unwrap()
+fn cell_index(cell: &Value) -> usize {
+    (cell["row"].as_u64().unwrap() * 9 + cell["col"].as_u64().unwrap()) as usize
+}
+
+fn solution_of(line: &str) -> String {
+    count(line).first.unwrap().to_line()
 }
 
 #[tokio::test]
 async fn generate_gives_a_unique_puzzle_of_the_asked_difficulty() {
     let server = TestServer::start().await;
-    for difficulty in ["easy", "medium", "hard", "expert"] {
+    // `extreme` takes a second or more in a debug build; `examples/generate_timing` covers it.
+    let bands = [
+        ("easy", 1.0, 1.5),
+        ("medium", 1.6, 2.5),
+        ("hard", 2.6, 4.0),
+        ("expert", 4.1, 5.9),
+        ("master", 6.0, 8.9),
+    ];
+    for (difficulty, low, high) in bands {
         let body = ok_json(
             post(
                 &server,
@@ -36,16 +55,20 @@ async fn generate_gives_a_unique_puzzle_of_the_asked_difficulty() {
         .await;
         assert_eq!(body["difficulty"], difficulty);
         assert_eq!(body["grade"]["difficulty"], difficulty);
-        let puzzle = Board::from_line(body["puzzle"].as_str().unwrap()).unwrap();
-        let counted = Solver::new()
-            .count_solutions(&Puzzle::new(puzzle).unwrap(), 2)
-            .unwrap();
+        let rating = body["grade"]["rating"].as_f64().unwrap();
+        assert!((low..=high).contains(&rating), "{difficulty}: {rating}");
+        let puzzle = body["puzzle"].as_str().unwrap();
+        // Our own /grade agrees with the grade that came with it.
+        let graded = ok_json(post(&server, "/grade", json!({"board": puzzle})).await).await;
+        assert_eq!(graded["rating"], body["grade"]["rating"]);
+        assert_eq!(graded["difficulty"], difficulty);
+        let counted = count(puzzle);
         assert_eq!(counted.count, 1, "{difficulty}: not unique");
         assert_eq!(
             counted.first.unwrap().to_line(),
             body["solution"].as_str().unwrap()
         );
-        assert_eq!(body["givens"], puzzle.given_count());
+        assert_eq!(body["givens"], puzzle.chars().filter(|&c| c != '.').count());
     }
     server.shutdown().await;
 }
@@ -86,7 +109,126 @@ async fn generate_is_reproducible_by_seed_and_symmetric_on_request() {
     assert!(problem["detail"]
         .as_str()
         .unwrap()
-        .contains("easy, medium, hard, expert"));
+        .contains("easy, medium, hard, expert, master, extreme"));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn generate_takes_a_rating_range() {
+    let server = TestServer::start().await;
+    let asked = json!({"rating": {"min": 3.0, "max": 3.4}, "seed": 11, "format": "line"});
+    let body = ok_json(post(&server, "/generate", asked.clone()).await).await;
+    let rating = body["grade"]["rating"].as_f64().unwrap();
+    assert!((3.0..=3.4).contains(&rating), "{rating}");
+    assert_eq!(body["difficulty"], "hard");
+    assert_eq!(count(body["puzzle"].as_str().unwrap()).count, 1);
+    let again = ok_json(post(&server, "/generate", asked).await).await;
+    assert_eq!(again["puzzle"], body["puzzle"]);
+
+    // The same range in a query string; an open upper end.
+    let response = client()
+        .get(server.url("/generate?rating=3.0-3.4&seed=11&format=line"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ok_json(response).await["puzzle"], body["puzzle"]);
+    for (query, pointer) in [("rating=x-4", "/rating/min"), ("rating=", "/rating")] {
+        let response = client()
+            .get(server.url(&format!("/generate?{query}")))
+            .send()
+            .await
+            .unwrap();
+        let problem = expect_problem(response, 422, "invalid-request").await;
+        assert_eq!(problem["pointer"], pointer, "{query}");
+    }
+    let open = ok_json(
+        post(
+            &server,
+            "/generate",
+            json!({"rating": {"min": 6.0}, "seed": 3}),
+        )
+        .await,
+    )
+    .await;
+    assert!(open["grade"]["rating"].as_f64().unwrap() >= 6.0);
+
+    for (bad, pointer, says) in [
+        (
+            json!({"difficulty": "hard", "rating": {"min": 3.0}}),
+            "/rating",
+            "not both",
+        ),
+        (
+            json!({"rating": {"min": 5.0, "max": 4.0}}),
+            "/rating",
+            "above rating.max",
+        ),
+        (
+            json!({"rating": {"min": "high"}}),
+            "/rating/min",
+            "rating.min must be",
+        ),
+        (
+            json!({"rating": {"max": 25}}),
+            "/rating/max",
+            "from 0 to 20",
+        ),
+        (
+            json!({"rating": {"low": 3}}),
+            "/rating/low",
+            "unknown field `low`",
+        ),
+        (json!({"rating": [3, 4]}), "/rating", "such as"),
+        (json!({"rating": "3-4"}), "/rating", "such as"),
+        (
+            json!({}),
+            "/difficulty",
+            "master, extreme, or a rating range",
+        ),
+    ] {
+        let problem = expect_problem(
+            post(&server, "/generate", bad.clone()).await,
+            422,
+            "invalid-request",
+        )
+        .await;
+        assert_eq!(problem["pointer"], pointer, "{bad}");
+        assert!(
+            problem["detail"].as_str().unwrap().contains(says),
+            "{bad}: {problem}"
+        );
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn generation_that_finds_nothing_in_range_says_so() {
+    // A tiny generation budget: `extreme` cannot be reached with it.
+    let server = TestServer::with(ServeArgs {
+        generate_work_budget: 2_000,
+        ..ServeArgs::default()
+    })
+    .await;
+    let response = post(
+        &server,
+        "/generate",
+        json!({"difficulty": "extreme", "seed": 5}),
+    )
+    .await;
+    let problem = expect_problem(response, 422, "generation-failed").await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("rated 9.0 or more"), "{detail}");
+    assert!(detail.contains("another seed"), "{detail}");
+    // An easy one still fits.
+    ok_json(
+        post(
+            &server,
+            "/generate",
+            json!({"difficulty": "easy", "seed": 5}),
+        )
+        .await,
+    )
+    .await;
     server.shutdown().await;
 }
 
@@ -94,15 +236,17 @@ async fn generate_is_reproducible_by_seed_and_symmetric_on_request() {
 async fn grade_says_how_hard_and_why() {
     let server = TestServer::start().await;
     let body = ok_json(post(&server, "/grade", json!({"board": SEED})).await).await;
-    assert_eq!(body["difficulty"], "easy");
+    // Its hardest step is a direct hidden pair, 2.0 on the Sudoku Explainer scale: medium.
+    assert_eq!(body["difficulty"], "medium");
+    assert_eq!(body["rating"], 2.0);
     assert_eq!(body["needs_guessing"], false);
     assert_eq!(body["unique"], true);
-    assert!(body["counts"]["naked_single"].as_u64().unwrap() > 0);
+    assert!(body["counts"]["hidden_single"].as_u64().unwrap() > 0);
     assert!(body["score"].as_u64().unwrap() > 0);
 
     let empty = ok_json(post(&server, "/grade", json!({"board": ".".repeat(81)})).await).await;
     assert_eq!(empty["unique"], false);
-    assert_eq!(empty["difficulty"], "expert");
+    assert_eq!(empty["difficulty"], "extreme");
 
     let unsolvable = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
     let response = post(&server, "/grade", json!({ "board": unsolvable })).await;
@@ -119,31 +263,54 @@ async fn hint_gives_the_next_step_and_points_at_mistakes_first() {
     assert_eq!(body["kind"], "step");
     let step = &body["step"];
     assert!(step["explanation"].as_str().unwrap().ends_with('.'));
+    assert_eq!(body["explanation"], step["explanation"]);
+    assert!(body.get("setup").is_none(), "{body}");
     // The placement agrees with the solution.
     let placed = &step["placements"][0];
-    let index = placed["row"].as_u64().unwrap() * 9 + placed["col"].as_u64().unwrap();
-    let expected = SEED_SOLUTION.as_bytes()[index as usize] - b'0';
+    let expected = SEED_SOLUTION.as_bytes()[cell_index(placed)] - b'0';
     assert_eq!(placed["digit"], expected);
 
-    // A wrong entry in an empty cell, named against the givens.
-    let mut board: Vec<u8> = SEED.bytes().collect();
+    // A wrong entry that repeats nothing: the first empty cell gets a digit its givens allow
+    // but the solution does not have.
     let wrong_at = SEED.find('.').unwrap();
-    let right = SEED_SOLUTION.as_bytes()[wrong_at];
-    board[wrong_at] = if right == b'1' { b'2' } else { b'1' };
+    let right = SEED_SOLUTION.as_bytes()[wrong_at] - b'0';
+    let wrong = *basic_marks(SEED, wrong_at)
+        .iter()
+        .find(|&&d| d != right)
+        .expect("the first empty cell has two candidates");
+    let mut board: Vec<u8> = SEED.bytes().collect();
+    board[wrong_at] = b'0' + wrong;
     let board = String::from_utf8(board).unwrap();
-    if validate(&Board::from_line(&board).unwrap())
-        .conflicts
-        .is_empty()
-    {
-        let body =
-            ok_json(post(&server, "/hint", json!({"board": board, "givens": SEED})).await).await;
-        assert_eq!(body["kind"], "mistake");
-        assert_eq!(
-            body["cell"],
-            json!({"row": wrong_at / 9, "col": wrong_at % 9})
-        );
-        assert_eq!(body["digit"], right - b'0');
-    }
+    let body = ok_json(post(&server, "/hint", json!({"board": board, "givens": SEED})).await).await;
+    assert_eq!(body["kind"], "mistake", "{body}");
+    assert_eq!(
+        body["cell"],
+        json!({"row": wrong_at / 9, "col": wrong_at % 9})
+    );
+    assert_eq!(body["entered"], wrong);
+    // The right digit is a spoiler: only when asked for.
+    assert!(
+        body.get("digit").is_none() && body.get("solution_digit").is_none(),
+        "{body}"
+    );
+    let spoiled = ok_json(
+        post(
+            &server,
+            "/hint",
+            json!({"board": board, "givens": SEED, "spoiler": true}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(spoiled["solution_digit"], right);
+    assert_eq!(
+        body["explanation"],
+        format!(
+            "The {wrong} in row {}, column {} is not part of the solution.",
+            wrong_at / 9 + 1,
+            wrong_at % 9 + 1
+        )
+    );
 
     // A repeated digit comes first of all.
     let clash = format!("99{}", &SEED[2..]);
@@ -157,35 +324,159 @@ async fn hint_gives_the_next_step_and_points_at_mistakes_first() {
 }
 
 #[tokio::test]
-async fn candidates_are_pencil_marks_that_keep_the_solution() {
+async fn hint_says_when_no_deduction_can_be_trusted() {
     let server = TestServer::start().await;
-    for techniques in [false, true] {
-        let body = ok_json(
-            post(
-                &server,
-                "/candidates",
-                json!({"board": SEED, "techniques": techniques}),
-            )
-            .await,
-        )
-        .await;
-        assert_eq!(body["techniques"], techniques);
-        let grid: Vec<Vec<Vec<u8>>> = serde_json::from_value(body["candidates"].clone()).unwrap();
-        assert_eq!(grid.len(), 9);
-        for (r, row) in grid.iter().enumerate() {
-            assert_eq!(row.len(), 9);
-            for (c, marks) in row.iter().enumerate() {
-                let i = r * 9 + c;
-                if SEED.as_bytes()[i] == b'.' {
-                    assert!(marks.contains(&(SEED_SOLUTION.as_bytes()[i] - b'0')));
-                } else {
-                    assert!(marks.is_empty());
-                }
+    let hint = |board: String| {
+        let server = &server;
+        async move { ok_json(post(server, "/hint", json!({ "board": board })).await).await }
+    };
+    let unsolvable = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
+    let body = hint(unsolvable).await;
+    assert_eq!(body["kind"], "unsolvable");
+    assert_eq!(body["explanation"], "This puzzle has no solution.");
+    let body = hint(".".repeat(81)).await;
+    assert_eq!(body["kind"], "multiple_solutions");
+    server.shutdown().await;
+
+    // Without the budget to check the puzzle, no hint is given.
+    let stingy = TestServer::with(ServeArgs {
+        work_budget: 0,
+        ..ServeArgs::default()
+    })
+    .await;
+    let body = ok_json(post(&stingy, "/hint", json!({ "board": HARD })).await).await;
+    assert_eq!(body["kind"], "undecided");
+    assert_eq!(
+        body["explanation"],
+        "This puzzle is too hard to check in time."
+    );
+    stingy.shutdown().await;
+}
+
+/// Follows `/hint` from `puzzle` to the end, checking every placement, reveal and setup
+/// elimination against the solution; returns the kinds of the hints in order, and how many
+/// setup steps came with them.
+async fn play_by_hints(server: &TestServer, puzzle: &str) -> (Vec<String>, usize) {
+    let solution = solution_of(puzzle);
+    let digit_at = |cell: &Value| solution.as_bytes()[cell_index(cell)] - b'0';
+    let mut board: Vec<u8> = puzzle.bytes().collect();
+    let (mut kinds, mut setups) = (Vec::new(), 0);
+    for _ in 0..=81 {
+        let line = String::from_utf8(board.clone()).unwrap();
+        let body = ok_json(post(server, "/hint", json!({ "board": line })).await).await;
+        let kind = body["kind"].as_str().unwrap().to_string();
+        for setup in body["setup"].as_array().into_iter().flatten() {
+            setups += 1;
+            assert!(
+                setup["placements"].as_array().unwrap().is_empty(),
+                "{setup}"
+            );
+            let eliminations = setup["eliminations"].as_array().unwrap();
+            assert!(!eliminations.is_empty(), "{setup}");
+            for e in eliminations {
+                assert_ne!(e["digit"], digit_at(e), "{setup}");
             }
         }
+        let placed: Vec<Value> = match kind.as_str() {
+            "solved" => {
+                kinds.push(kind);
+                break;
+            }
+            "step" => body["step"]["placements"].as_array().unwrap().clone(),
+            "guess" => {
+                assert_eq!(board[cell_index(&body["cell"])], b'.', "{body}");
+                vec![
+                    json!({"row": body["cell"]["row"], "col": body["cell"]["col"], "digit": body["digit"]}),
+                ]
+            }
+            other => panic!("unexpected hint {other}: {body}"),
+        };
+        kinds.push(kind);
+        assert!(!placed.is_empty());
+        for placement in placed {
+            assert_eq!(placement["digit"], digit_at(&placement), "{body}");
+            board[cell_index(&placement)] = b'0' + digit_at(&placement);
+        }
     }
+    assert_eq!(String::from_utf8(board).unwrap(), solution);
+    (kinds, setups)
+}
+
+#[tokio::test]
+async fn hints_lead_to_the_solution_with_setup_steps_and_reveals() {
+    let server = TestServer::start().await;
+    // Logic gets stuck on the hardest puzzles: a cell of the solution is revealed.
+    let (kinds, _) = play_by_hints(&server, HARD).await;
+    assert!(kinds.iter().any(|k| k == "guess"), "{kinds:?}");
+    assert_eq!(kinds.last().unwrap(), "solved");
+    // A player without pencil marks is told which eliminations to make first.
+    let (kinds, setups) = play_by_hints(&server, WING).await;
+    assert!(setups > 0, "{kinds:?}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn candidates_are_exactly_the_pencil_marks() {
+    let server = TestServer::start().await;
+    let marks = |board: &str, techniques: bool| {
+        let server = &server;
+        let board = board.to_string();
+        async move {
+            let body = ok_json(
+                post(
+                    server,
+                    "/candidates",
+                    json!({"board": board, "techniques": techniques}),
+                )
+                .await,
+            )
+            .await;
+            assert_eq!(body["techniques"], techniques);
+            let grid: Vec<Vec<Vec<u8>>> =
+                serde_json::from_value(body["candidates"].clone()).unwrap();
+            assert_eq!(grid.len(), 9);
+            assert!(grid.iter().all(|row| row.len() == 9));
+            grid.concat()
+        }
+    };
+    for puzzle in [SEED, WING] {
+        let basic = marks(puzzle, false).await;
+        let refined = marks(puzzle, true).await;
+        let solution = solution_of(puzzle);
+        let mut removed = 0;
+        for i in 0..81 {
+            if puzzle.as_bytes()[i] == b'.' {
+                assert_eq!(basic[i], basic_marks(puzzle, i), "cell {i}");
+            } else {
+                assert!(basic[i].is_empty() && refined[i].is_empty(), "cell {i}");
+            }
+            assert!(refined[i].iter().all(|d| basic[i].contains(d)), "cell {i}");
+            if puzzle.as_bytes()[i] == b'.' {
+                assert!(refined[i].contains(&(solution.as_bytes()[i] - b'0')));
+            }
+            removed += basic[i].len() - refined[i].len();
+        }
+        if puzzle == WING {
+            assert!(removed > 0, "the techniques remove marks on this puzzle");
+        }
+    }
+    // A clash: the marks of the empty cells are still there, the clash beside them, and the
+    // techniques are left out (they would reason from a wrong digit).
     let clash = format!("99{}", &SEED[2..]);
-    let response = post(&server, "/candidates", json!({ "board": clash })).await;
-    assert_eq!(response.status(), 422);
+    let body = ok_json(
+        post(
+            &server,
+            "/candidates",
+            json!({"board": clash, "givens": SEED, "techniques": true}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(body["techniques"], false);
+    assert_eq!(body["conflicts"][0]["digit"], 9);
+    let grid: Vec<Vec<Vec<u8>>> = serde_json::from_value(body["candidates"].clone()).unwrap();
+    let empty = clash.find('.').unwrap();
+    assert_eq!(grid.concat()[empty], basic_marks(&clash, empty));
+    assert!(!grid.concat()[empty].is_empty());
     server.shutdown().await;
 }

@@ -1,47 +1,153 @@
 //! Black-box tests of Killer Sudoku and the other sizes on /solve and /validate, over TCP.
+//! Answers are checked here against the rules directly, not with the engine.
 
 mod common;
 
-use common::{client, TestServer};
+use common::{expect_problem, ok_json, post, wait_for, TestServer};
 use serde_json::{json, Value};
 use sudoku_service::engine::random_killer;
+use sudoku_service::http::ServeArgs;
 
-async fn post(server: &TestServer, path: &str, body: Value) -> (u16, Value) {
-    let response = client()
-        .post(server.url(path))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap())
+/// Value of a digit character: `1`-`9`, `A`-`P`.
+fn digit(ch: char) -> u32 {
+    ch.to_digit(36).unwrap()
+}
+
+/// Box height and width of each supported side.
+fn box_shape(side: usize) -> (usize, usize) {
+    match side {
+        4 => (2, 2),
+        6 => (2, 3),
+        9 => (3, 3),
+        16 => (4, 4),
+        25 => (5, 5),
+        other => panic!("no box shape for {other}"),
+    }
+}
+
+/// Asserts that `rows` is a full grid obeying every row, column, box and cage rule and keeping
+/// the givens of `puzzle`, checked here without the engine.
+fn assert_obeys(puzzle: &[String], rows: &[String], cages: &Value) {
+    let side = puzzle.len();
+    let grid: Vec<Vec<u32>> = rows
+        .iter()
+        .map(|r| r.chars().map(digit).collect())
+        .collect();
+    assert_eq!(grid.len(), side);
+    let (bh, bw) = box_shape(side);
+    let full: u64 = (1 << side) - 1;
+    let mut units = vec![0u64; 3 * side];
+    for (r, row) in grid.iter().enumerate() {
+        assert_eq!(row.len(), side);
+        for (c, &d) in row.iter().enumerate() {
+            assert!((1..=side as u32).contains(&d), "digit {d} at {r},{c}");
+            let bit = 1u64 << (d - 1);
+            units[r] |= bit;
+            units[side + c] |= bit;
+            units[2 * side + (r / bh) * (side / bw) + c / bw] |= bit;
+            let given = puzzle[r].chars().nth(c).unwrap();
+            if given != '.' {
+                assert_eq!(digit(given), d, "given changed at {r},{c}");
+            }
+        }
+    }
+    assert!(
+        units.iter().all(|&u| u == full),
+        "a unit repeats a digit: {rows:?}"
+    );
+    for cage in cages.as_array().into_iter().flatten() {
+        let cells: Vec<(usize, usize)> = serde_json::from_value(cage["cells"].clone()).unwrap();
+        let digits: Vec<u32> = cells.iter().map(|&(r, c)| grid[r][c]).collect();
+        let distinct: std::collections::BTreeSet<u32> = digits.iter().copied().collect();
+        assert_eq!(distinct.len(), digits.len(), "cage repeats a digit: {cage}");
+        assert_eq!(
+            digits.iter().sum::<u32>() as u64,
+            cage["sum"].as_u64().unwrap(),
+            "{cage}"
+        );
+    }
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    serde_json::from_value(value.clone()).unwrap()
+}
+
+/// Cages of `width` cells along each row of `solution` (`side` a multiple of `width`), with
+/// the sums the solution gives them.
+fn row_cages(solution: &[String], width: usize) -> Value {
+    let mut cages = Vec::new();
+    for (r, row) in solution.iter().enumerate() {
+        let digits: Vec<u32> = row.chars().map(digit).collect();
+        for start in (0..digits.len()).step_by(width) {
+            let cells: Vec<[usize; 2]> = (start..start + width).map(|c| [r, c]).collect();
+            let sum: u32 = digits[start..start + width].iter().sum();
+            cages.push(json!({"sum": sum, "cells": cells}));
+        }
+    }
+    json!(cages)
+}
+
+fn killer_cages(seed: u64) -> Value {
+    let killer = random_killer(seed);
+    let cages: Vec<Value> = killer
+        .cages
+        .cages()
+        .iter()
+        .map(|c| {
+            let cells: Vec<[usize; 2]> = c.cells().iter().map(|p| [p.row(), p.col()]).collect();
+            json!({"sum": c.sum(), "cells": cells})
+        })
+        .collect();
+    json!(cages)
 }
 
 #[tokio::test]
 async fn other_sizes_solve_in_both_forms() {
     let server = TestServer::start().await;
-    let (status, body) = post(
-        &server,
-        "/solve",
-        json!({"board": ["1...", "..3.", ".4..", "...2"]}),
+    let body = ok_json(
+        post(
+            &server,
+            "/solve",
+            json!({"board": ["1...", "..3.", ".4..", "...2"]}),
+        )
+        .await,
     )
     .await;
-    assert_eq!(status, 200);
     assert_eq!(body["solution"], json!(["1324", "4231", "2413", "3142"]));
     assert_eq!(body["unique"], true);
-    let (_, body) = post(&server, "/solve", json!({"board": "1.....3..4.....2"})).await;
+    let body = ok_json(post(&server, "/solve", json!({"board": "1.....3..4.....2"})).await).await;
     assert_eq!(body["solution"], "1324423124133142");
 
-    // 6x6 (boxes 2 rows x 3 columns) and an empty 16x16: solved grids obey the rules.
-    for rows in [6usize, 16] {
-        let board: Vec<String> = vec![".".repeat(rows); rows];
-        let (status, body) = post(&server, "/solve", json!({ "board": board })).await;
-        assert_eq!(status, 200, "{rows}x{rows}");
+    // 6x6 (boxes 2 rows x 3 columns), 16x16 and 25x25 from empty grids, then 25x25 again from
+    // half of that solution's cells, in the one-line form.
+    for side in [6usize, 16, 25] {
+        let board = vec![".".repeat(side); side];
+        let body = ok_json(post(&server, "/solve", json!({ "board": board })).await).await;
         assert_eq!(body["unique"], false);
-        let solution: Vec<String> = serde_json::from_value(body["solution"].clone()).unwrap();
-        let (status, verdict) = post(&server, "/validate", json!({ "board": solution })).await;
-        assert_eq!(status, 200);
-        assert_eq!(verdict["solved"], true, "{rows}x{rows}: {verdict}");
+        let solution = strings(&body["solution"]);
+        assert_obeys(&board, &solution, &Value::Null);
+        if side == 25 {
+            let line: String = solution
+                .concat()
+                .chars()
+                .enumerate()
+                .map(|(i, ch)| if i % 2 == 0 { ch } else { '.' })
+                .collect();
+            let body = ok_json(post(&server, "/solve", json!({ "board": line })).await).await;
+            let rows: Vec<String> = line
+                .as_bytes()
+                .chunks(25)
+                .map(|r| String::from_utf8(r.to_vec()).unwrap())
+                .collect();
+            let answer = body["solution"].as_str().unwrap();
+            assert_eq!(answer.len(), 625);
+            let answer_rows: Vec<String> = answer
+                .as_bytes()
+                .chunks(25)
+                .map(|r| String::from_utf8(r.to_vec()).unwrap())
+                .collect();
+            assert_obeys(&rows, &answer_rows, &Value::Null);
+        }
     }
     server.shutdown().await;
 }
@@ -50,34 +156,136 @@ async fn other_sizes_solve_in_both_forms() {
 async fn killer_without_givens_solves_to_the_cage_sums() {
     let server = TestServer::start().await;
     let killer = random_killer(1);
-    let cages: Vec<Value> = killer
-        .cages
-        .cages()
-        .iter()
-        .map(|c| {
-            let cells: Vec<[usize; 2]> = c.cells().iter().map(|p| [p.row, p.col]).collect();
-            json!({"sum": c.sum(), "cells": cells})
-        })
-        .collect();
+    let cages = killer_cages(1);
     let board = vec![".".repeat(9); 9];
-    let (status, body) = post(&server, "/solve", json!({"board": board, "cages": cages})).await;
-    assert_eq!(status, 200, "{body}");
+    let body =
+        ok_json(post(&server, "/solve", json!({"board": board, "cages": cages})).await).await;
     assert_eq!(body["unique"], true);
     assert_eq!(body["solution"], json!(killer.solution.to_rows()));
+    let solution = strings(&body["solution"]);
+    assert_obeys(&board, &solution, &cages);
 
-    // The solution validates against the cages; a swapped pair breaks a cage sum.
-    let solution: Vec<String> = serde_json::from_value(body["solution"].clone()).unwrap();
-    let (_, verdict) = post(
-        &server,
-        "/validate",
-        json!({"board": solution, "cages": cages}),
-    )
-    .await;
+    let verdict = |board: Vec<String>| {
+        let (server, cages) = (&server, &cages);
+        async move {
+            ok_json(post(server, "/validate", json!({"board": board, "cages": cages})).await).await
+        }
+    };
+    let body = verdict(solution.clone()).await;
     assert_eq!(
-        (verdict["solved"].clone(), verdict["solutions"].clone()),
-        (json!(true), json!(1))
+        (&body["solved"], &body["solutions"]),
+        (&json!(true), &json!(1))
+    );
+    // Swapping every 1 with every 9 keeps every row, column and box valid but breaks the sums.
+    let swapped: Vec<String> = solution
+        .iter()
+        .map(|r| {
+            r.chars()
+                .map(|c| match c {
+                    '1' => '9',
+                    '9' => '1',
+                    other => other,
+                })
+                .collect()
+        })
+        .collect();
+    let body = verdict(swapped).await;
+    assert_eq!(
+        (
+            &body["valid"],
+            &body["complete"],
+            &body["solved"],
+            &body["solutions"]
+        ),
+        (&json!(true), &json!(true), &json!(false), &json!(0)),
+        "{body}"
+    );
+    // Two entries that repeat nothing but overfill their cage: no completion is left.
+    let first = &cages[0];
+    let cells: Vec<(usize, usize)> = serde_json::from_value(first["cells"].clone()).unwrap();
+    let mut partial = vec![".".repeat(9); 9];
+    let sum = first["sum"].as_u64().unwrap();
+    let (a, b) = (cells[0], cells[1]);
+    let (da, db) = if sum <= 10 { (8, 9) } else { (1, 2) };
+    for ((r, c), d) in [(a, da), (b, db)] {
+        partial[r].replace_range(c..c + 1, &d.to_string());
+    }
+    let body = verdict(partial).await;
+    assert_eq!(
+        (&body["valid"], &body["solutions"]),
+        (&json!(true), &json!(0)),
+        "{body}"
     );
     server.shutdown().await;
+}
+
+#[tokio::test]
+async fn cages_work_on_other_sizes() {
+    let server = TestServer::start().await;
+    for (side, width) in [(4usize, 2usize), (6, 3), (6, 2)] {
+        let empty = vec![".".repeat(side); side];
+        let full = ok_json(post(&server, "/solve", json!({ "board": empty })).await).await;
+        let cages = row_cages(&strings(&full["solution"]), width);
+        let body =
+            ok_json(post(&server, "/solve", json!({"board": empty, "cages": cages})).await).await;
+        assert_obeys(&empty, &strings(&body["solution"]), &cages);
+    }
+    // A 6x6 pair makes at most 5 + 6.
+    let response = post(
+        &server,
+        "/solve",
+        json!({"board": vec!["......"; 6], "cages": [{"sum": 12, "cells": [[0, 0], [0, 1]]}]}),
+    )
+    .await;
+    let body = expect_problem(response, 422, "invalid-cages").await;
+    assert_eq!(
+        body["detail"],
+        "cage 1: 2 distinct digits cannot sum to 12 (possible sums are 3-11)"
+    );
+    server.shutdown().await;
+}
+
+/// An empty 16x16 board whose cages are runs of four cells along the rows: cheap to send,
+/// expensive to search (the general engine needs well over 100,000 guesses).
+async fn expensive_killer(server: &TestServer) -> Value {
+    let empty = vec![".".repeat(16); 16];
+    let full = ok_json(post(server, "/solve", json!({ "board": empty })).await).await;
+    json!({"board": empty, "cages": row_cages(&strings(&full["solution"]), 4)})
+}
+
+#[tokio::test]
+async fn an_expensive_killer_runs_out_of_budget_or_time() {
+    let stingy = TestServer::with(ServeArgs {
+        work_budget: 1_000,
+        ..ServeArgs::default()
+    })
+    .await;
+    let body = expensive_killer(&stingy).await;
+    for path in ["/solve", "/validate"] {
+        let problem = expect_problem(
+            post(&stingy, path, body.clone()).await,
+            422,
+            "budget-exhausted",
+        )
+        .await;
+        assert!(problem["work"].as_u64().unwrap() > 1_000, "{problem}");
+    }
+    stingy.shutdown().await;
+
+    let hasty = TestServer::with(ServeArgs {
+        request_timeout_ms: 200,
+        work_budget: 100_000_000,
+        ..ServeArgs::default()
+    })
+    .await;
+    let body = expensive_killer(&hasty).await;
+    let response = post(&hasty, "/solve", body).await;
+    expect_problem(response, 503, "timeout").await;
+    wait_for("the killer solve ends", || async {
+        hasty.metric("solves_in_flight").await == 0.0
+    })
+    .await;
+    hasty.shutdown().await;
 }
 
 #[tokio::test]
@@ -107,34 +315,86 @@ async fn cage_and_size_errors_are_specific_problems() {
         ),
     ];
     for (cages, kind, phrase) in cases {
-        let (status, body) = post(&server, "/solve", json!({"board": empty, "cages": cages})).await;
+        let response = post(&server, "/solve", json!({"board": empty, "cages": cages})).await;
+        let status = response.status();
+        let body: Value = response.json().await.unwrap();
         assert_eq!(status, 422, "{body}");
         assert_eq!(body["type"], format!("urn:sudoku-service:problem:{kind}"));
         assert!(body["detail"].as_str().unwrap().contains(phrase), "{body}");
     }
-    let (status, body) = post(
+    let response = post(
         &server,
         "/solve",
         json!({"board": ["1...", "..3.", ".4..", "...5"]}),
     )
     .await;
-    assert_eq!(status, 422);
-    assert!(body["detail"]
-        .as_str()
-        .unwrap()
-        .contains("too large for a 4x4 grid"));
-    let (status, body) = post(
+    let body = expect_problem(response, 422, "invalid-board").await;
+    assert_eq!(
+        body["detail"],
+        "board: row 4, column 4: digit 5 ('5') is too large for a 4x4 grid (1-4)"
+    );
+    let response = post(
         &server,
         "/solve",
         json!({"board": ["11..", "..3.", ".4..", "...2"]}),
     )
     .await;
-    assert_eq!(status, 422);
+    let body = expect_problem(response, 422, "conflicting-givens").await;
     assert_eq!(
-        body["type"],
-        "urn:sudoku-service:problem:conflicting-givens"
+        body["conflicts"][0]["cells"],
+        json!([{"row": 0, "col": 0}, {"row": 0, "col": 1}])
     );
-    let (status, _) = post(&server, "/grade", json!({"board": empty, "cages": []})).await;
-    assert_eq!(status, 422);
+    let cage = json!([{"sum": 3, "cells": [[0, 0], [0, 1]]}]);
+    let response = post(&server, "/grade", json!({"board": empty, "cages": cage})).await;
+    let body = expect_problem(response, 422, "unsupported").await;
+    assert_eq!(
+        body["detail"],
+        "grading covers classic 9x9 puzzles without cages; this one is 9x9 Killer; \
+         /solve, /validate and /solve/batch take every size and Killer cages"
+    );
+    server.shutdown().await;
+}
+
+/// A 25x25 board with forty 7-cell cages (sums read off a valid grid): a few kilobytes that
+/// could hold a core for minutes before the work budget existed.
+fn forty_big_cages() -> Value {
+    let (side, width) = (25usize, 7usize);
+    // The shifted-rows pattern is a valid 25x25 grid (5x5 boxes).
+    let digit = |r: usize, c: usize| ((5 * (r % 5) + r / 5 + c) % side + 1) as u32;
+    let mut cages = Vec::new();
+    'rows: for r in 0..side {
+        for start in (0..=side - width).step_by(width) {
+            let cells: Vec<[usize; 2]> = (start..start + width).map(|c| [r, c]).collect();
+            let sum: u32 = cells.iter().map(|&[r, c]| digit(r, c)).sum();
+            cages.push(json!({"sum": sum, "cells": cells}));
+            if cages.len() == 40 {
+                break 'rows;
+            }
+        }
+    }
+    json!({"board": vec![".".repeat(side); side], "cages": cages})
+}
+
+#[tokio::test]
+async fn an_expensive_body_is_bounded_by_default_and_leaves_nothing_running() {
+    let server = TestServer::start().await;
+    let body = forty_big_cages();
+    assert!(body.to_string().len() < 5_000);
+    for path in ["/solve", "/validate"] {
+        let response = post(&server, path, body.clone()).await;
+        let status = response.status().as_u16();
+        let answer: Value = response.json().await.unwrap();
+        // Either answer is honest: solved within the budget, or a 422 that says it ran out.
+        assert!(
+            status == 200 || answer["type"] == "urn:sudoku-service:problem:budget-exhausted",
+            "{status}: {answer}"
+        );
+        // The answer came when the work stopped: nothing is left running.
+        assert_eq!(server.metric("solves_in_flight").await, 0.0);
+        assert_eq!(server.metric("solves_queued").await, 0.0);
+    }
+    let hard = json!({"board": common::HARD});
+    let answer = ok_json(post(&server, "/solve", hard).await).await;
+    assert_eq!(answer["unique"], true);
     server.shutdown().await;
 }

@@ -1,58 +1,39 @@
-//! The binary as operators run it: SIGTERM flips readiness first, lets the request in flight
-//! finish, and exits 0.
+//! The binary as operators run it: SIGTERM flips readiness first, keeps accepting through the
+//! shutdown delay, closes the listener, still finishes the request in flight, and exits 0.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
-const SEED: &str =
-    "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1";
+use common::{metric_in, wait_blocking, ServerProcess, SEED, SEED_SOLUTION};
 
-/// One HTTP/1.1 request on a fresh connection; the whole raw answer.
-fn http(port: u16, request: &str) -> String {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+/// One HTTP/1.1 request on a fresh connection; the whole raw answer, or `None` when the
+/// connection is refused.
+fn http(port: u16, request: &str) -> Option<String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
     stream.write_all(request.as_bytes()).unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
-    answer
+    Some(answer)
+}
+
+fn get(port: u16, path: &str) -> Option<String> {
+    http(
+        port,
+        &format!("GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"),
+    )
 }
 
 #[cfg(unix)]
 #[test]
-fn sigterm_drains_in_flight_requests_and_exits_zero() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-service"))
-        .args([
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--shutdown-delay-ms",
-            "1500",
-        ])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(rest) = line.split("listening on 127.0.0.1:").nth(1) {
-                let port: String = rest.chars().take_while(char::is_ascii_digit).collect();
-                let _ = tx.send(port.parse::<u16>().unwrap());
-            }
-        }
-    });
-    let port = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("server announces its port");
+fn sigterm_drains_in_flight_requests_after_the_listener_closes_and_exits_zero() {
+    let mut server = ServerProcess::start(&["--shutdown-delay-ms", "1000"], &[]);
+    let port = server.port;
 
     // A request whose body is only half sent: in flight when the signal arrives.
     let body = format!("{{\"board\": \"{SEED}\"}}");
@@ -67,32 +48,36 @@ fn sigterm_drains_in_flight_requests_and_exits_zero() {
         &body[..12]
     )
     .unwrap();
-    std::thread::sleep(Duration::from_millis(200));
-    assert!(http(
-        port,
-        "GET /readyz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
-    )
-    .starts_with("HTTP/1.1 200"));
+    // The server has it once two requests are in flight: that one and the metrics request.
+    wait_blocking("the half-sent request is in flight", || {
+        let page = get(port, "/metrics")?;
+        (metric_in(&page, "http_requests_in_flight") >= 2.0).then_some(())
+    });
+    assert!(get(port, "/readyz").unwrap().starts_with("HTTP/1.1 200"));
 
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    std::thread::sleep(Duration::from_millis(300));
-    let readiness = http(
-        port,
-        "GET /readyz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
+    server.terminate();
+    let readiness = wait_blocking("readiness fails", || {
+        get(port, "/readyz").filter(|a| a.starts_with("HTTP/1.1 503"))
+    });
+    assert!(readiness.contains("shutting-down"), "{readiness}");
+    assert!(
+        readiness.to_ascii_lowercase().contains("retry-after: 1"),
+        "{readiness}"
     );
-    assert!(readiness.starts_with("HTTP/1.1 503"), "{readiness}");
-    assert!(readiness.contains("shutting-down"));
-
+    // After the shutdown delay the listener closes: new connections are refused...
+    wait_blocking("the listener closes", || {
+        TcpStream::connect(("127.0.0.1", port)).err()
+    });
+    // ...while the request accepted before is still answered in full.
     in_flight.write_all(&body.as_bytes()[12..]).unwrap();
     let mut answer = String::new();
     in_flight.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
-    assert!(answer.contains("957214386"));
+    assert!(answer.contains(SEED_SOLUTION), "{answer}");
 
-    let exit = child.wait().unwrap();
+    let exit = server.wait_exit();
     assert_eq!(exit.code(), Some(0));
+    server.wait_for_log("the drain is logged", |line| {
+        line.contains("shutdown: drained")
+    });
 }

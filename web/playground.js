@@ -256,6 +256,8 @@ const ACTIONS = {
     path: '/candidates',
     body: $('techniques').checked ? { board: boardRows(), techniques: true } : { board: boardRows() },
   }),
+  // A game in progress is graded as the puzzle it started from.
+  grade: () => ({ path: '/grade', body: { board: hasGivens() && hasEntries() ? givenRows() : boardRows() } }),
   generate: () => ({ path: '/generate', body: { difficulty: $('difficulty').value, format: 'rows' } }),
 };
 
@@ -372,6 +374,7 @@ function say(kind, text, type = '') {
 }
 
 const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+const article = (word) => (/^[aeiou]/i.test(word) ? 'An' : 'A');
 
 // ---------------------------------------------------------------- the actions
 
@@ -443,15 +446,29 @@ async function candidates() {
   say('info', `Pencil marks for ${plural(open, 'empty cell')}, ${how}.`);
 }
 
+/** "rated 4.0 on the Sudoku Explainer scale; hardest technique: skyscraper" */
+function describeGrade(grade) {
+  const hardest = grade.hardest ? grade.hardest.replace(/_/g, ' ') : 'none';
+  return `rated ${grade.rating.toFixed(1)} on the Sudoku Explainer scale; hardest technique: ${hardest}`;
+}
+
+async function grade() {
+  const result = await call('grade');
+  if (!result) return;
+  clearHighlights();
+  const guessing = result.needs_guessing
+    ? (result.unique ? ' The techniques cannot finish it: a player would have to guess.' : ' It has several solutions, so logic alone cannot finish it.')
+    : '';
+  say('ok', `${article(result.difficulty)} ${result.difficulty} puzzle, ${describeGrade(result)}.${guessing}`);
+}
+
 async function generate() {
   const result = await call('generate');
   if (!result) return;
   loadDigits(parsePuzzle(result.puzzle.join('')));
   lastAction = 'generate';
   showCurl();
-  const grade = result.grade;
-  const hardest = grade.hardest ? grade.hardest.replace(/_/g, ' ') : 'none';
-  say('ok', `A ${result.difficulty} puzzle with ${result.givens} givens (seed ${result.seed}; hardest technique: ${hardest}). Send the same seed to get it again.`);
+  say('ok', `${article(result.difficulty)} ${result.difficulty} puzzle with ${result.givens} givens, ${describeGrade(result.grade)} (seed ${result.seed}: send it again to get the same puzzle).`);
 }
 
 function clearEntries() {
@@ -486,6 +503,7 @@ function init() {
   $('validate').addEventListener('click', validate);
   $('hint').addEventListener('click', hint);
   $('candidates').addEventListener('click', candidates);
+  $('grade').addEventListener('click', grade);
   $('generate').addEventListener('click', generate);
   $('clear-entries').addEventListener('click', clearEntries);
   $('clear-all').addEventListener('click', clearAll);

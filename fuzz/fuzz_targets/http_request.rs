@@ -26,7 +26,7 @@ fn router() -> Router {
     ROUTER
         .get_or_init(|| {
             let args = ServeArgs {
-                budget: 2_000,
+                work_budget: 20_000,
                 ..ServeArgs::default()
             };
             app(AppState::new(&args).unwrap(), &args)

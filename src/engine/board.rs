@@ -1,142 +1,60 @@
-//! The board model: parsing the two exchange formats and printing them back.
+//! The classic 9x9 board as the fast engines see it: [`Board`], a fixed array of 81 cells, and
+//! [`ClassicPuzzle`], a board whose givens do not clash.
 //!
-//! A [`Board`] is any 9x9 grid of givens and empty cells whose *shape* is right; it may still
-//! break the rules (two 5s in a row). That is deliberate: `/validate` must be able to describe a
-//! broken board. The solver only accepts a [`Puzzle`](crate::engine::Puzzle), which proves that
-//! the givens do not conflict.
+//! The facade ([`Puzzle`](crate::engine::Puzzle), [`Grid`]) serves every size; the band solver,
+//! the human-technique logic and the generator work on this compact copy instead (no
+//! allocation, `Copy`, indexable by a cell's reading-order index), and the facade converts at
+//! its edge. The classic-only tools (the batch CLI) parse straight into it.
 
 use std::fmt;
+
+use super::grid::{
+    char_of, parse_line_into, parse_rows_into, Cell, Digit, Grid, ParseError, Shape,
+};
+use super::rules::Rules;
+use super::validate::{conflicts, Conflict};
 
 /// Side length of the grid.
 pub const SIZE: usize = 9;
 /// Number of cells in the grid.
 pub const CELLS: usize = SIZE * SIZE;
 
-/// A digit 1-9. Constructing one out of range is impossible, so code holding a `Digit` never
-/// re-checks it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Digit(u8);
-
-impl Digit {
-    /// `Some` for 1-9, `None` otherwise.
-    pub const fn new(value: u8) -> Option<Digit> {
-        if value >= 1 && value <= 9 {
-            Some(Digit(value))
-        } else {
-            None
-        }
-    }
-
-    /// The digit's value, 1-9.
-    pub const fn get(self) -> u8 {
-        self.0
-    }
-
-    /// Every digit, 1 to 9.
-    pub fn all() -> impl Iterator<Item = Digit> {
-        (1..=9).map(Digit)
-    }
-}
-
-impl fmt::Display for Digit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-/// A cell position, 0-based. Messages for people print it 1-based (see `Display`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Pos {
-    row: u8,
-    col: u8,
-}
-
-impl Pos {
-    /// `Some` when both coordinates are below 9.
-    pub const fn new(row: usize, col: usize) -> Option<Pos> {
-        if row < SIZE && col < SIZE {
-            Some(Pos {
-                row: row as u8,
-                col: col as u8,
-            })
-        } else {
-            None
-        }
-    }
-
-    /// The position of cell `index` in reading order (0-80).
+/// How a cell is addressed on the classic board: by its index in reading order (0-80), and
+/// its box (0-8). Only for cells of a 9x9 board, which is all the classic engines ever make.
+impl Cell {
+    /// The cell at classic index `index` (0-80).
     ///
     /// # Panics
     /// When `index >= 81`; callers iterate `0..CELLS`.
-    pub const fn from_index(index: usize) -> Pos {
+    pub(crate) const fn from_index(index: usize) -> Cell {
         assert!(index < CELLS);
-        Pos {
-            row: (index / SIZE) as u8,
-            col: (index % SIZE) as u8,
-        }
+        Cell::at(index / SIZE, index % SIZE)
     }
 
-    /// 0-based row.
-    pub const fn row(self) -> usize {
-        self.row as usize
-    }
-
-    /// 0-based column.
-    pub const fn col(self) -> usize {
-        self.col as usize
-    }
-
-    /// 0-based box, numbered in reading order.
-    pub const fn box_index(self) -> usize {
-        (self.row() / 3) * 3 + self.col() / 3
-    }
-
-    /// Index in reading order (0-80).
-    pub const fn index(self) -> usize {
+    /// Index in reading order on the 9x9 board (0-80).
+    pub(crate) const fn index(self) -> usize {
+        debug_assert!(self.row() < SIZE && self.col() < SIZE);
         self.row() * SIZE + self.col()
     }
 
-    /// All 81 positions in reading order.
-    pub fn all() -> impl Iterator<Item = Pos> {
-        (0..CELLS).map(Pos::from_index)
+    /// 0-based box on the 9x9 board, numbered in reading order.
+    pub(crate) const fn box_index(self) -> usize {
+        (self.row() / 3) * 3 + self.col() / 3
+    }
+
+    /// All 81 cells of the 9x9 board in reading order.
+    pub(crate) fn all() -> impl Iterator<Item = Cell> {
+        (0..CELLS).map(Cell::from_index)
     }
 }
 
-impl fmt::Display for Pos {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "row {}, column {}", self.row + 1, self.col + 1)
-    }
+/// The classic digits, 1-9.
+#[cfg(test)]
+pub(crate) fn classic_digits() -> impl Iterator<Item = Digit> {
+    Digit::up_to(SIZE)
 }
 
-/// Why a text is not a board. Every variant says where (1-based in the message).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ParseError {
-    /// The API form had the wrong number of row strings.
-    #[error("expected 9 rows, found {found}")]
-    RowCount { found: usize },
-    /// A row string of the API form had the wrong number of characters (not bytes).
-    #[error("row {row} has {found} characters, expected 9")]
-    RowLength { row: usize, found: usize },
-    /// The one-line form had the wrong number of characters (not bytes).
-    #[error("expected 81 characters, found {found}")]
-    LineLength { found: usize },
-    /// A character that is neither a digit 1-9 nor an empty-cell mark.
-    #[error("row {row}, column {col}: {found:?} is not a digit 1-9 or an empty cell ('.' or '0')")]
-    IllegalChar { row: usize, col: usize, found: char },
-}
-
-impl ParseError {
-    /// The 1-based (row, column) the error points at, where it points at one.
-    pub fn location(&self) -> (Option<usize>, Option<usize>) {
-        match *self {
-            ParseError::RowCount { .. } | ParseError::LineLength { .. } => (None, None),
-            ParseError::RowLength { row, .. } => (Some(row), None),
-            ParseError::IllegalChar { row, col, .. } => (Some(row), Some(col)),
-        }
-    }
-}
-
-/// A 9x9 grid of givens and empty cells with the right shape. It may break the rules.
+/// A 9x9 grid of givens and empty cells. It may break the rules.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
     /// 0 for empty, 1-9 for a given. Private so that no other value can get in.
@@ -149,22 +67,16 @@ impl Board {
         Board { cells: [0; CELLS] }
     }
 
-    /// Parses the API form: 9 strings of 9 characters, top row first.
+    /// Parses 9 strings of 9 characters, top row first.
     pub fn from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Board, ParseError> {
         if rows.len() != SIZE {
-            return Err(ParseError::RowCount { found: rows.len() });
+            return Err(ParseError::RowCount {
+                found: rows.len(),
+                expected: &[SIZE],
+            });
         }
         let mut board = Board::empty();
-        for (r, text) in rows.iter().enumerate() {
-            let text = text.as_ref();
-            let found = text.chars().count();
-            if found != SIZE {
-                return Err(ParseError::RowLength { row: r + 1, found });
-            }
-            for (c, ch) in text.chars().enumerate() {
-                board.cells[r * SIZE + c] = parse_cell(ch, r, c)?;
-            }
-        }
+        parse_rows_into(rows, SIZE, &mut board.cells)?;
         Ok(board)
     }
 
@@ -187,28 +99,41 @@ impl Board {
         }
         let found = line.chars().count();
         if found != CELLS {
-            return Err(ParseError::LineLength { found });
+            return Err(ParseError::LineLength {
+                found,
+                expected: &[CELLS],
+            });
         }
         let mut board = Board::empty();
-        for (i, ch) in line.chars().enumerate() {
-            board.cells[i] = parse_cell(ch, i / SIZE, i % SIZE)?;
-        }
+        parse_line_into(line, SIZE, &mut board.cells)?;
         Ok(board)
     }
 
-    /// The given at `pos`, if any.
-    pub fn get(&self, pos: Pos) -> Option<Digit> {
-        Digit::new(self.cells[pos.index()])
+    /// The classic copy of a 9x9 grid; `None` for other sizes.
+    pub fn from_grid(grid: &Grid) -> Option<Board> {
+        let cells: &[u8; CELLS] = grid.raw().try_into().ok()?;
+        (grid.shape() == Shape::NINE).then_some(Board { cells: *cells })
     }
 
-    /// Puts `digit` at `pos`, or empties the cell with `None`.
-    pub fn set(&mut self, pos: Pos, digit: Option<Digit>) {
-        self.cells[pos.index()] = digit.map_or(0, Digit::get);
+    /// The same board as a [`Grid`].
+    pub fn to_grid(&self) -> Grid {
+        Grid::from_raw(Shape::NINE, self.cells.to_vec())
     }
 
-    /// Every given with its position, in reading order.
-    pub fn givens(&self) -> impl Iterator<Item = (Pos, Digit)> + '_ {
-        Pos::all().filter_map(|p| self.get(p).map(|d| (p, d)))
+    /// The given at `cell`, if any.
+    pub fn get(&self, cell: Cell) -> Option<Digit> {
+        Digit::new(self.cells[cell.index()])
+    }
+
+    /// Puts `digit` (1-9) at `cell`, or empties the cell with `None`.
+    pub fn set(&mut self, cell: Cell, digit: Option<Digit>) {
+        debug_assert!(digit.is_none_or(|d| usize::from(d.get()) <= SIZE));
+        self.cells[cell.index()] = digit.map_or(0, Digit::get);
+    }
+
+    /// Every given with its cell, in reading order.
+    pub fn givens(&self) -> impl Iterator<Item = (Cell, Digit)> + '_ {
+        Cell::all().filter_map(|p| self.get(p).map(|d| (p, d)))
     }
 
     /// Number of givens.
@@ -223,14 +148,14 @@ impl Board {
 
     /// The one-line form, `.` for empty cells.
     pub fn to_line(&self) -> String {
-        self.cells.iter().map(|&v| cell_char(v)).collect()
+        self.cells.iter().map(|&v| char_of(v)).collect()
     }
 
-    /// The API form: 9 strings of 9 characters, `.` for empty cells.
+    /// Nine strings of nine characters, `.` for empty cells.
     pub fn to_rows(&self) -> Vec<String> {
         self.cells
             .chunks(SIZE)
-            .map(|row| row.iter().map(|&v| cell_char(v)).collect())
+            .map(|row| row.iter().map(|&v| char_of(v)).collect())
             .collect()
     }
 
@@ -274,23 +199,54 @@ impl std::str::FromStr for Board {
     }
 }
 
-fn parse_cell(ch: char, row: usize, col: usize) -> Result<u8, ParseError> {
-    match ch {
-        '.' | '0' => Ok(0),
-        '1'..='9' => Ok(ch as u8 - b'0'),
-        _ => Err(ParseError::IllegalChar {
-            row: row + 1,
-            col: col + 1,
-            found: ch,
-        }),
+/// Every repeated digit of a classic board, by unit (rows, columns, boxes).
+pub fn classic_conflicts(board: &Board) -> Vec<Conflict> {
+    if !has_conflict(board) {
+        return Vec::new();
     }
+    conflicts(&board.to_grid(), &Rules::classic(Shape::NINE))
 }
 
-fn cell_char(value: u8) -> char {
-    if value == 0 {
-        '.'
-    } else {
-        char::from(b'0' + value)
+/// A fast yes/no; the descriptive path runs only after a yes. Per unit it adds up the digits'
+/// bits and ORs them: the two differ exactly when some digit repeats. Nothing in the loop
+/// depends on an earlier check, so it runs without branches.
+fn has_conflict(board: &Board) -> bool {
+    let (mut row_sum, mut row_any) = ([0u16; SIZE], [0u16; SIZE]);
+    let (mut col_sum, mut col_any) = ([0u16; SIZE], [0u16; SIZE]);
+    let (mut box_sum, mut box_any) = ([0u16; SIZE], [0u16; SIZE]);
+    for (r, row) in board.cells.chunks_exact(SIZE).enumerate() {
+        for (c, &value) in row.iter().enumerate() {
+            // Bit 0 stands for an empty cell and never counts.
+            let bit = (1u16 << value) & !1;
+            let b = Cell::at(r, c).box_index();
+            row_sum[r] += bit;
+            row_any[r] |= bit;
+            col_sum[c] += bit;
+            col_any[c] |= bit;
+            box_sum[b] += bit;
+            box_any[b] |= bit;
+        }
+    }
+    row_sum != row_any || col_sum != col_any || box_sum != box_any
+}
+
+/// A classic board whose givens do not repeat in any unit: what the band solver, the logic
+/// and the generator accept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClassicPuzzle(Board);
+
+impl ClassicPuzzle {
+    /// Accepts `board` unless two givens clash; the error is the first clash found.
+    pub fn new(board: Board) -> Result<ClassicPuzzle, Conflict> {
+        match classic_conflicts(&board).into_iter().next() {
+            Some(conflict) => Err(conflict),
+            None => Ok(ClassicPuzzle(board)),
+        }
+    }
+
+    /// The board this puzzle was made from.
+    pub fn board(&self) -> &Board {
+        &self.0
     }
 }
 
@@ -309,6 +265,8 @@ mod tests {
         assert_eq!(rows.len(), 9);
         assert_eq!(rows[0], "9.7.....6");
         assert_eq!(Board::from_rows(&rows).unwrap(), board);
+        assert_eq!(Board::from_grid(&board.to_grid()), Some(board));
+        assert_eq!(board.to_grid(), Grid::from_line(LINE).unwrap());
     }
 
     #[test]
@@ -318,12 +276,18 @@ mod tests {
     }
 
     #[test]
-    fn wrong_row_count_is_reported() {
+    fn the_classic_parsers_say_they_want_nine() {
         let rows = vec!["........."; 8];
         assert_eq!(
-            Board::from_rows(&rows),
-            Err(ParseError::RowCount { found: 8 })
+            Board::from_rows(&rows).unwrap_err().to_string(),
+            "expected 9 rows, found 8"
         );
+        assert_eq!(
+            Board::from_line("123").unwrap_err().to_string(),
+            "expected 81 characters, found 3"
+        );
+        let other_size = Grid::from_line(&".".repeat(16)).unwrap();
+        assert_eq!(Board::from_grid(&other_size), None);
     }
 
     #[test]
@@ -331,17 +295,17 @@ mod tests {
         let mut rows = vec![".........".to_string(); 9];
         rows[3] = "１........".to_string(); // a full-width digit: 9 chars, 11 bytes
         assert_eq!(
-            Board::from_rows(&rows),
-            Err(ParseError::IllegalChar {
-                row: 4,
-                col: 1,
-                found: '１'
-            })
+            Board::from_rows(&rows).unwrap_err().location(),
+            (Some(4), Some(1))
         );
         rows[3] = "１.......".to_string();
         assert_eq!(
             Board::from_rows(&rows),
-            Err(ParseError::RowLength { row: 4, found: 8 })
+            Err(ParseError::RowLength {
+                row: 4,
+                found: 8,
+                expected: 9
+            })
         );
     }
 
@@ -350,50 +314,77 @@ mod tests {
         let mut line = LINE.to_string();
         line.replace_range(13..14, "x");
         let err = Board::from_line(&line).unwrap_err();
-        assert_eq!(
-            err,
-            ParseError::IllegalChar {
-                row: 2,
-                col: 5,
-                found: 'x'
-            }
-        );
+        assert_eq!(err.location(), (Some(2), Some(5)));
         assert_eq!(
             err.to_string(),
-            "row 2, column 5: 'x' is not a digit 1-9 or an empty cell ('.' or '0')"
+            "row 2, column 5: 'x' is not a digit (1-9) or an empty cell ('.' or '0')"
         );
+        let mut line = LINE.to_string();
+        line.replace_range(0..1, "A");
+        assert!(matches!(
+            Board::from_line(&line),
+            Err(ParseError::DigitTooLarge { digit: 10, .. })
+        ));
     }
 
     #[test]
-    fn every_other_ascii_character_is_illegal() {
+    fn the_byte_pass_refuses_what_the_character_path_refuses() {
         for byte in (0u8..128).filter(|&b| b != b'.' && !b.is_ascii_digit()) {
             let mut line = LINE.as_bytes().to_vec();
             line[40] = byte;
             let line = String::from_utf8(line).unwrap();
-            assert_eq!(
-                Board::from_line(&line),
-                Err(ParseError::IllegalChar {
-                    row: 5,
-                    col: 5,
-                    found: char::from(byte)
-                }),
-                "byte {byte}"
-            );
+            let mut slow = Board::empty();
+            let expected = parse_line_into(&line, SIZE, &mut slow.cells).map(|()| slow);
+            assert!(expected.is_err(), "byte {byte}");
+            assert_eq!(Board::from_line(&line), expected, "byte {byte}");
         }
     }
 
     #[test]
-    fn line_length_is_checked() {
-        assert_eq!(
-            Board::from_line("123"),
-            Err(ParseError::LineLength { found: 3 })
-        );
+    fn the_quick_check_sees_each_unit_kind_alone() {
+        use crate::engine::validate::UnitKind;
+        for (kind, second) in [
+            (UnitKind::Row, 4),
+            (UnitKind::Column, 36),
+            (UnitKind::Box, 10),
+        ] {
+            let mut cells = [b'.'; CELLS];
+            cells[0] = b'7';
+            cells[second] = b'7';
+            let board = Board::from_line(std::str::from_utf8(&cells).unwrap()).unwrap();
+            assert!(has_conflict(&board), "{kind:?}");
+            let kinds: Vec<UnitKind> = classic_conflicts(&board)
+                .iter()
+                .map(|c| c.unit.kind)
+                .collect();
+            assert_eq!(kinds, vec![kind]);
+        }
+        assert!(!has_conflict(
+            &Board::from_line(&LINE.replace('.', "0")).unwrap()
+        ));
     }
 
     #[test]
-    fn positions_print_one_based() {
-        assert_eq!(Pos::new(0, 8).unwrap().to_string(), "row 1, column 9");
-        assert_eq!(Pos::new(4, 4).unwrap().box_index(), 4);
-        assert!(Pos::new(9, 0).is_none());
+    fn classic_cells_index_and_box() {
+        let cell = Cell::new(4, 4).unwrap();
+        assert_eq!(cell.index(), 40);
+        assert_eq!(cell.box_index(), 4);
+        assert_eq!(Cell::from_index(80), Cell::new(8, 8).unwrap());
+        assert_eq!(Cell::all().count(), CELLS);
+    }
+
+    #[test]
+    fn clashing_givens_are_refused_with_the_first_clash() {
+        let mut line = ".".repeat(81);
+        line.replace_range(0..1, "3");
+        line.replace_range(9..10, "3");
+        let board = Board::from_line(&line).unwrap();
+        assert_eq!(classic_conflicts(&board).len(), 2);
+        let clash = ClassicPuzzle::new(board).unwrap_err();
+        assert_eq!(
+            clash.to_string(),
+            "digit 3 repeats in column 1: row 1, column 1 and row 2, column 1"
+        );
+        assert!(ClassicPuzzle::new(Board::from_line(LINE).unwrap()).is_ok());
     }
 }

@@ -1,33 +1,39 @@
-//! Seeded puzzle generation at a requested difficulty.
+//! Seeded puzzle generation at a requested level or Sudoku Explainer rating range.
 //!
 //! # How
 //! 1. A random full grid: a depth-first fill that picks the most constrained cell and tries its
 //!    digits in shuffled order (on an empty grid this almost never backtracks).
 //! 2. Clues are removed in a shuffled order (for [`Symmetry::Rotational`], a cell together with
 //!    its 180-degree twin) while the puzzle keeps exactly one solution
-//!    ([`Solver::count_solutions`] with limit 2). This minimal puzzle is graded once.
-//! 3. Too hard: removed clues go back one at a time, in shuffled order, until the
-//!    [`grade`](fn@grade) is the target; a clue that would make it easier than the target is
-//!    skipped, so the descent cannot jump past the target band.
-//! 4. Too easy: removal resumes, keeping only removals that stay unique *and* no harder than
-//!    the target, so the puzzle climbs towards the target without overshooting.
-//! 5. Still off target: another removal order on the same grid (a few times), then a fresh
-//!    grid. Each attempt is bounded work and attempts are capped, so every call ends quickly.
+//!    ([`Solver::count_solutions`] with limit 2). This minimal puzzle is rated, the rating
+//!    stopping as soon as a step above the requested maximum shows it is too hard.
+//! 3. Too hard: removed clues go back one at a time, in shuffled order, until the rating is in
+//!    range; a clue that would make it easier than the minimum is skipped.
+//! 4. Too easy but within 2.0 of the minimum: a local search climbs: one clue moves to another
+//!    cell (keeping one solution, then made minimal again), and the move is kept when the
+//!    rating does not drop, until it is in range or the moves run out. From further below, a
+//!    fresh minimal puzzle is cheaper.
+//! 5. Still off target: another removal order, then a fresh grid, until the caller's work
+//!    budget or [`MAX_RATINGS`] runs out.
 //!
 //! # Contract
-//! The puzzle always has exactly one solution, and `grade` is its true grade. `Easy` is always
-//! hit (nothing is easier, so the descent of step 3 may go all the way back to the full grid,
-//! which is easy). For the other targets the grade equals the request unless every attempt
-//! fell short; then the attempt closest to the target is returned and
-//! [`Generated::on_target`] is false (not seen in 400 seeds per difficulty and symmetry).
-//! Expert means "these techniques get stuck", not "very hard for people": see
-//! [`logic::grade`](mod@crate::engine::logic::grade). Deterministic: the same
-//! `(difficulty, seed, symmetry)` gives the same puzzle on every platform.
+//! A returned puzzle has exactly one solution and its rating is in the requested range (a
+//! puzzle beyond every technique counts as in range only when the range has no upper bound,
+//! as for `extreme`). When the work budget or [`MAX_RATINGS`] runs out first,
+//! [`GenerateError::NotFound`] is returned instead: never a puzzle outside the request. Every
+//! count and rating is charged to the caller's [`Budget`]; its deadline or cancellation stops
+//! the search too ([`GenerateError::Stopped`]). Deterministic: the same request, seed and
+//! work budget give the same puzzle on every platform.
 
-use crate::engine::board::{Board, Pos, CELLS};
-use crate::engine::logic::{grade, Difficulty, Grade};
-use crate::engine::solver::{Solution, Solver};
-use crate::engine::validate::Puzzle;
+use std::ops::RangeInclusive;
+
+use crate::engine::board::{Board, ClassicPuzzle, CELLS};
+use crate::engine::budget::{Budget, Exhausted, Stop};
+use crate::engine::grid::{Cell, Grid};
+use crate::engine::logic::grade::grade_with;
+use crate::engine::logic::{Assumptions, Difficulty, Grade, Rating};
+use crate::engine::puzzle::Solution;
+use crate::engine::solver::Solver;
 
 /// Which clue patterns are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -42,174 +48,318 @@ pub enum Symmetry {
 /// A generated puzzle with its solution and grade.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Generated {
-    pub puzzle: Board,
+    pub puzzle: Grid,
     pub solution: Solution,
     pub grade: Grade,
-    /// `grade.difficulty` is the difficulty asked for. False only when the attempt cap was hit
-    /// (see the module docs); the puzzle is then the closest one found.
-    pub on_target: bool,
     /// Removal orders tried, for measuring.
     pub attempts: u32,
+    /// Puzzles rated, for measuring.
+    pub ratings: u32,
 }
 
-/// Attempts (removal orders) before giving up on an exact hit.
-const MAX_ATTEMPTS: u32 = 60;
-/// Removal orders tried on one full grid before drawing a new one.
-const ORDERS_PER_GRID: u32 = 4;
+/// Why no puzzle was returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    /// The range asks for nothing: its minimum is above its maximum, or its maximum below
+    /// the lowest rating a puzzle can have.
+    #[error("no puzzle is rated {min} to {max}: a puzzle's rating is {LOWEST} or more")]
+    EmptyRange { min: Rating, max: Rating },
+    /// The generator's limit (its work budget, or [`MAX_RATINGS`] candidates) was reached
+    /// before a puzzle in range was found; another seed may succeed.
+    #[error(
+        "no puzzle rated {min}..={max} found within the generator's limit ({ratings} ratings)"
+    )]
+    NotFound {
+        min: Rating,
+        max: Rating,
+        ratings: u32,
+    },
+    /// The caller's deadline or cancellation stopped the search.
+    #[error(transparent)]
+    Stopped(#[from] Exhausted),
+}
 
-/// A puzzle of `difficulty`, determined by `seed` and `symmetry`. See the module docs for the
-/// method and the contract.
-pub fn generate(difficulty: Difficulty, seed: u64, symmetry: Symmetry) -> Generated {
-    let mut rng = Rng::new(seed);
-    let mut solver = Solver::new();
-    let mut grid = random_grid(&mut rng);
-    let mut best: Option<(u32, Board, Grade, Board)> = None;
+/// Puzzles rated per call at most: bounds a call whatever its budget (the service's
+/// generation budget usually ends a hopeless search first: rotational `extreme` puzzles take
+/// up to a few thousand ratings).
+const MAX_RATINGS: u32 = 10_000;
+/// The lowest rating a puzzle can have: a full house.
+const LOWEST: Rating = Rating::from_tenths(10);
+/// Removal orders tried on one full grid before drawing a new one.
+const ORDERS_PER_GRID: u32 = 2;
+/// Clue moves tried when climbing from a too-easy puzzle.
+const CLIMB_MOVES: u32 = 16;
+/// Climbing only pays off from puzzles this close (in tenths) below the minimum; from further
+/// down a fresh minimal puzzle is the cheaper bet.
+const CLIMB_REACH: u16 = 20;
+
+/// A puzzle of `difficulty` (its SE rating in the level's band), determined by `seed` and
+/// `symmetry`. See the module docs for the method and the contract.
+pub fn generate(
+    difficulty: Difficulty,
+    seed: u64,
+    symmetry: Symmetry,
+    solver: &mut Solver,
+    budget: &Budget,
+) -> Result<Generated, GenerateError> {
+    generate_rated(difficulty.ratings(), seed, symmetry, solver, budget)
+}
+
+/// A puzzle whose SE rating is in `range` (both ends included), determined by `seed` and
+/// `symmetry`.
+pub fn generate_rated(
+    range: RangeInclusive<Rating>,
+    seed: u64,
+    symmetry: Symmetry,
+    solver: &mut Solver,
+    budget: &Budget,
+) -> Result<Generated, GenerateError> {
+    let (min, max) = (*range.start(), *range.end());
+    if min > max || max < LOWEST {
+        return Err(GenerateError::EmptyRange { min, max });
+    }
+    // A full grid has rating 0 but is no puzzle.
+    let range = min.max(LOWEST)..=max;
+    let mut search = Search {
+        rng: Rng::new(seed),
+        solver,
+        budget,
+        range,
+        ratings: 0,
+        symmetry,
+    };
+    let mut grid = random_grid(&mut search.rng);
     let mut attempts = 0;
-    while attempts < MAX_ATTEMPTS {
+    while search.ratings < MAX_RATINGS {
         if attempts > 0 && attempts % ORDERS_PER_GRID == 0 {
-            grid = random_grid(&mut rng);
+            grid = random_grid(&mut search.rng);
         }
         attempts += 1;
-        let mut order = removal_units(symmetry);
-        rng.shuffle(&mut order);
-        let Some((puzzle, got)) = attempt(&grid, &order, difficulty, &mut solver, &mut rng) else {
-            continue;
-        };
-        let distance = (rank(got.difficulty) - rank(difficulty)).unsigned_abs();
-        if best.as_ref().is_none_or(|(d, ..)| distance < *d) {
-            best = Some((distance, puzzle, got, grid));
-        }
-        if distance == 0 {
-            break;
-        }
-    }
-    // `best` is set by the first attempt; the fallback (the full grid itself, which grades
-    // Easy with no steps) only keeps this function total.
-    let (distance, puzzle, grade, grid) = best.unwrap_or_else(|| {
-        let distance = (rank(Difficulty::Easy) - rank(difficulty)).unsigned_abs();
-        (distance, grid, full_grid_grade(), grid)
-    });
-    Generated {
-        puzzle,
-        solution: Solution::from_full_grid(grid),
-        grade,
-        on_target: distance == 0,
-        attempts,
-    }
-}
-
-fn rank(difficulty: Difficulty) -> i32 {
-    difficulty as i32
-}
-
-/// One attempt on `grid` with one removal order: descend from a minimal puzzle, then climb.
-///
-/// 1. Remove the units of `order` while the puzzle stays unique (no grading: cheap). Minimal
-///    puzzles are usually at least as hard as asked, often harder.
-/// 2. Too hard: put removed units back, in shuffled order, until the grade drops to the target.
-///    A unit whose return would make it easier than the target is left out again, so the
-///    descent steps down one band at a time instead of jumping past the target.
-/// 3. Too easy (from the start, or because the last clue dropped it past the target): remove
-///    units again, keeping only removals that stay unique and no harder than the target.
-///
-/// Returns the puzzle and its grade; `None` only if `grid` itself breaks the rules.
-fn attempt(
-    grid: &Board,
-    order: &[(usize, usize)],
-    target: Difficulty,
-    solver: &mut Solver,
-    rng: &mut Rng,
-) -> Option<(Board, Grade)> {
-    let start = Puzzle::new(*grid).ok()?;
-    let (mut puzzle, mut removed) = carve(start, order, None, solver);
-    let mut current = grade(&puzzle);
-    if current.difficulty > target {
-        rng.shuffle(&mut removed);
-        let mut board = *puzzle.board();
-        for &(a, b) in &removed {
-            for i in [a, b] {
-                board.set(Pos::from_index(i), grid.get(Pos::from_index(i)));
-            }
-            let graded = Puzzle::new(board).map(|candidate| {
-                let g = grade(&candidate);
-                (candidate, g)
-            });
-            let (candidate, g) = match graded {
-                Ok((candidate, g)) if g.difficulty >= target => (candidate, g),
-                // This clue gives away too much: leave it out and try the next one.
-                _ => {
-                    for i in [a, b] {
-                        board.set(Pos::from_index(i), None);
-                    }
-                    continue;
-                }
+        let found = search.attempt(&grid).and_then(|found| {
+            let Some((puzzle, mut grade)) = found else {
+                return Ok(None);
             };
-            puzzle = candidate;
-            current = g;
-            if current.difficulty == target {
-                break;
+            if max.tenths() == u16::MAX {
+                // The search stopped at the first step reaching the minimum: finish the grade.
+                if let Ok(p) = ClassicPuzzle::new(puzzle) {
+                    grade = grade_with(&p, &Assumptions::unique(), None, budget)?;
+                }
             }
+            Ok(Some((puzzle, grade)))
+        });
+        match found {
+            Ok(Some((puzzle, grade))) => {
+                return Ok(Generated {
+                    puzzle: puzzle.to_grid(),
+                    solution: Solution::new(grid.to_grid()),
+                    grade,
+                    attempts,
+                    ratings: search.ratings,
+                })
+            }
+            Ok(None) => {}
+            // Out of work is the generator's limit like MAX_RATINGS; time and cancellation
+            // are the caller's.
+            Err(exhausted) if exhausted.stop == Stop::Work => break,
+            Err(exhausted) => return Err(exhausted.into()),
         }
     }
-    if current.difficulty < target {
-        let mut again: Vec<(usize, usize)> = order
-            .iter()
-            .copied()
-            .filter(|&(a, _)| puzzle.board().get(Pos::from_index(a)).is_some())
-            .collect();
-        rng.shuffle(&mut again);
-        let (climbed, _) = carve(puzzle, &again, Some((target, &mut current)), solver);
-        puzzle = climbed;
+    Err(GenerateError::NotFound {
+        min,
+        max,
+        ratings: search.ratings,
+    })
+}
+
+/// Where a grade falls against the requested range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fit {
+    TooEasy,
+    InRange,
+    TooHard,
+}
+
+/// One call's state: randomness, the exact solver, the budget, the target and the work done.
+struct Search<'a> {
+    rng: Rng,
+    solver: &'a mut Solver,
+    budget: &'a Budget,
+    range: RangeInclusive<Rating>,
+    ratings: u32,
+    symmetry: Symmetry,
+}
+
+impl Search<'_> {
+    /// Rates `puzzle`, stopping early once a step shows it is above the range.
+    fn rate(&mut self, puzzle: &ClassicPuzzle) -> Result<(Grade, Fit), Exhausted> {
+        self.ratings += 1;
+        let max = *self.range.end();
+        let unbounded = max.tenths() == u16::MAX;
+        // Without a maximum, the first step at the minimum settles it (the caller grades an
+        // accepted puzzle in full); otherwise the first step above the maximum does.
+        let stop = if unbounded {
+            Rating::from_tenths(self.range.start().tenths().saturating_sub(1))
+        } else {
+            max
+        };
+        let grade = grade_with(puzzle, &Assumptions::unique(), Some(stop), self.budget)?;
+        let fit = if grade.needs_guessing {
+            if unbounded {
+                Fit::InRange
+            } else {
+                Fit::TooHard
+            }
+        } else if grade.rating > max {
+            Fit::TooHard
+        } else if grade.rating < *self.range.start() {
+            Fit::TooEasy
+        } else {
+            Fit::InRange
+        };
+        Ok((grade, fit))
     }
-    Some((*puzzle.board(), current))
+
+    /// One removal order on `grid`: carve, then descend or climb towards the range.
+    fn attempt(&mut self, grid: &Board) -> Result<Option<(Board, Grade)>, Exhausted> {
+        let Ok(start) = ClassicPuzzle::new(*grid) else {
+            return Ok(None);
+        };
+        let mut order = removal_units(self.symmetry);
+        self.rng.shuffle(&mut order);
+        let (puzzle, mut removed) = carve(start, &order, self.solver, self.budget)?;
+        let (grade, fit) = self.rate(&puzzle)?;
+        match fit {
+            Fit::InRange => Ok(Some((*puzzle.board(), grade))),
+            Fit::TooHard => {
+                self.rng.shuffle(&mut removed);
+                self.descend(grid, puzzle, &removed)
+            }
+            Fit::TooEasy if grade.rating.tenths() + CLIMB_REACH >= self.range.start().tenths() => {
+                self.climb(grid, puzzle, grade)
+            }
+            Fit::TooEasy => Ok(None),
+        }
+    }
+
+    /// Puts removed units back one at a time until the rating is in range; a unit whose
+    /// return makes the puzzle too easy is left out again.
+    fn descend(
+        &mut self,
+        grid: &Board,
+        puzzle: ClassicPuzzle,
+        removed: &[(usize, usize)],
+    ) -> Result<Option<(Board, Grade)>, Exhausted> {
+        let mut board = *puzzle.board();
+        for &unit in removed {
+            if self.ratings >= MAX_RATINGS {
+                return Ok(None);
+            }
+            let mut candidate = board;
+            restore(&mut candidate, grid, unit);
+            let Ok(next) = ClassicPuzzle::new(candidate) else {
+                continue;
+            };
+            match self.rate(&next)? {
+                (grade, Fit::InRange) => return Ok(Some((candidate, grade))),
+                (_, Fit::TooHard) => board = candidate,
+                (_, Fit::TooEasy) => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// Local search from a too-easy minimal puzzle: move one clue unit to an empty unit,
+    /// make the result minimal again, and keep the move when the rating does not drop.
+    fn climb(
+        &mut self,
+        grid: &Board,
+        mut puzzle: ClassicPuzzle,
+        mut grade: Grade,
+    ) -> Result<Option<(Board, Grade)>, Exhausted> {
+        for _ in 0..CLIMB_MOVES {
+            if self.ratings >= MAX_RATINGS {
+                return Ok(None);
+            }
+            let units = removal_units(self.symmetry);
+            let filled: Vec<(usize, usize)> = units
+                .iter()
+                .copied()
+                .filter(|&(a, _)| puzzle.board().get(Cell::from_index(a)).is_some())
+                .collect();
+            let empty: Vec<(usize, usize)> = units
+                .iter()
+                .copied()
+                .filter(|&(a, _)| puzzle.board().get(Cell::from_index(a)).is_none())
+                .collect();
+            if filled.is_empty() || empty.is_empty() {
+                return Ok(None);
+            }
+            let out = filled[self.rng.below(filled.len())];
+            let into = empty[self.rng.below(empty.len())];
+            let mut board = *puzzle.board();
+            for i in [out.0, out.1] {
+                board.set(Cell::from_index(i), None);
+            }
+            restore(&mut board, grid, into);
+            let Ok(moved) = ClassicPuzzle::new(board) else {
+                continue;
+            };
+            if self.solver.count_solutions(&moved, 2, self.budget)?.count != 1 {
+                continue;
+            }
+            let mut order: Vec<(usize, usize)> = units
+                .into_iter()
+                .filter(|&(a, _)| board.get(Cell::from_index(a)).is_some() && (a, a) != into)
+                .collect();
+            self.rng.shuffle(&mut order);
+            let (minimal, _) = carve(moved, &order, self.solver, self.budget)?;
+            let (next, fit) = self.rate(&minimal)?;
+            match fit {
+                Fit::InRange => return Ok(Some((*minimal.board(), next))),
+                Fit::TooEasy if next.rating >= grade.rating => {
+                    puzzle = minimal;
+                    grade = next;
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Gives the cells of `unit` their digits from `grid`.
+fn restore(board: &mut Board, grid: &Board, (a, b): (usize, usize)) {
+    for i in [a, b] {
+        board.set(Cell::from_index(i), grid.get(Cell::from_index(i)));
+    }
 }
 
 /// Removes the units of `order` from `puzzle` one by one, keeping each removal that leaves a
-/// unique puzzle and, with a `limit`, one no harder than the limit's difficulty (the limit's
-/// grade is then kept up to date). Returns the puzzle and the units removed, in order.
+/// unique puzzle. Returns the puzzle and the units removed, in order.
 fn carve(
-    mut puzzle: Puzzle,
+    mut puzzle: ClassicPuzzle,
     order: &[(usize, usize)],
-    mut limit: Option<(Difficulty, &mut Grade)>,
     solver: &mut Solver,
-) -> (Puzzle, Vec<(usize, usize)>) {
+    budget: &Budget,
+) -> Result<(ClassicPuzzle, Vec<(usize, usize)>), Exhausted> {
     let mut removed = Vec::new();
     for &(a, b) in order {
         let mut board = *puzzle.board();
-        board.set(Pos::from_index(a), None);
-        board.set(Pos::from_index(b), None);
+        board.set(Cell::from_index(a), None);
+        board.set(Cell::from_index(b), None);
         if board == *puzzle.board() {
             continue;
         }
-        let Ok(candidate) = Puzzle::new(board) else {
+        let Ok(candidate) = ClassicPuzzle::new(board) else {
             continue;
         };
-        let unique = matches!(solver.count_solutions(&candidate, 2), Ok(c) if c.count == 1);
-        if !unique {
+        if solver.count_solutions(&candidate, 2, budget)?.count != 1 {
             continue;
-        }
-        if let Some((target, current)) = limit.as_mut() {
-            let g = grade(&candidate);
-            if g.difficulty > *target {
-                continue;
-            }
-            **current = g;
         }
         puzzle = candidate;
         removed.push((a, b));
     }
-    (puzzle, removed)
-}
-
-/// The grade of a full grid: nothing to do, so Easy with no steps.
-fn full_grid_grade() -> Grade {
-    Grade {
-        difficulty: Difficulty::Easy,
-        hardest: None,
-        counts: Default::default(),
-        score: 0,
-        needs_guessing: false,
-    }
+    Ok((puzzle, removed))
 }
 
 /// Cells removed together: single cells, or a cell and its 180-degree twin (the centre twice).
@@ -316,67 +466,165 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::grid::Shape;
+    use crate::engine::logic::grade;
+    use crate::engine::rules::Rules;
     use crate::engine::validate::validate;
 
-    fn check(g: &Generated, difficulty: Difficulty, symmetry: Symmetry) {
-        let puzzle = Puzzle::new(g.puzzle).unwrap();
-        let counted = Solver::new().count_solutions(&puzzle, 2).unwrap();
+    fn rated(
+        range: RangeInclusive<Rating>,
+        seed: u64,
+        symmetry: Symmetry,
+    ) -> Result<Generated, GenerateError> {
+        generate_rated(
+            range,
+            seed,
+            symmetry,
+            &mut Solver::new(),
+            &Budget::unlimited(),
+        )
+    }
+
+    fn make(difficulty: Difficulty, seed: u64, symmetry: Symmetry) -> Generated {
+        rated(difficulty.ratings(), seed, symmetry).unwrap()
+    }
+
+    fn check(g: &Generated, range: &RangeInclusive<Rating>, symmetry: Symmetry) {
+        let board = Board::from_grid(&g.puzzle).unwrap();
+        let puzzle = ClassicPuzzle::new(board).unwrap();
+        let mut solver = Solver::new();
+        let counted = solver
+            .count_solutions(&puzzle, 2, &Budget::unlimited())
+            .unwrap();
         assert!(counted.is_unique(), "{}", g.puzzle);
-        assert_eq!(counted.first.as_ref(), Some(&g.solution));
-        assert!(validate(g.solution.board()).solved);
-        assert_eq!(grade(&puzzle), g.grade);
-        assert!(g.on_target, "{difficulty:?} missed: {:?}", g.grade);
-        assert_eq!(g.grade.difficulty, difficulty);
+        assert_eq!(
+            counted.first.map(|b| b.to_grid()).as_ref(),
+            Some(g.solution.grid())
+        );
+        assert!(validate(g.solution.grid(), &Rules::classic(Shape::NINE)).solved);
+        assert_eq!(
+            grade(&puzzle, &mut solver, &Budget::unlimited()).unwrap(),
+            g.grade
+        );
+        assert!(
+            range.contains(&g.grade.rating),
+            "{} not in {range:?}",
+            g.grade.rating
+        );
         if symmetry == Symmetry::Rotational {
             for i in 0..CELLS {
-                let (a, b) = (Pos::from_index(i), Pos::from_index(CELLS - 1 - i));
-                assert_eq!(g.puzzle.get(a).is_some(), g.puzzle.get(b).is_some());
+                let (a, b) = (Cell::from_index(i), Cell::from_index(CELLS - 1 - i));
+                assert_eq!(board.get(a).is_some(), board.get(b).is_some());
             }
         }
     }
 
     #[test]
-    fn every_difficulty_is_hit_with_a_unique_solution() {
-        for difficulty in Difficulty::ALL {
+    fn the_lower_levels_are_hit_with_a_unique_solution() {
+        for difficulty in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
             for seed in 0..2 {
                 for symmetry in [Symmetry::None, Symmetry::Rotational] {
-                    let g = generate(difficulty, seed, symmetry);
-                    check(&g, difficulty, symmetry);
+                    let g = make(difficulty, seed, symmetry);
+                    check(&g, &difficulty.ratings(), symmetry);
+                    assert_eq!(g.grade.difficulty, difficulty);
                 }
             }
         }
     }
 
     #[test]
-    fn hard_is_hit_for_many_seeds() {
-        for seed in 100..108 {
-            for symmetry in [Symmetry::None, Symmetry::Rotational] {
-                check(
-                    &generate(Difficulty::Hard, seed, symmetry),
-                    Difficulty::Hard,
-                    symmetry,
-                );
-            }
+    fn a_rating_range_is_hit() {
+        let range = Rating::from_tenths(42)..=Rating::from_tenths(56);
+        for seed in 0..2 {
+            let g = rated(range.clone(), seed, Symmetry::None).unwrap();
+            check(&g, &range, Symmetry::None);
         }
     }
 
     #[test]
+    fn an_open_ended_range_returns_the_full_grade() {
+        // Without a maximum the search stops rating at the first step reaching the minimum;
+        // the returned grade is still the whole solve's.
+        let range = Rating::from_tenths(40)..=Rating::from_tenths(u16::MAX);
+        let g = rated(range.clone(), 5, Symmetry::None).unwrap();
+        check(&g, &range, Symmetry::None);
+    }
+
+    #[test]
+    fn impossible_requests_fail_instead_of_missing() {
+        let empty = Rating::from_tenths(50)..=Rating::from_tenths(40);
+        assert!(matches!(
+            rated(empty, 1, Symmetry::None),
+            Err(GenerateError::EmptyRange { .. })
+        ));
+        // Nothing is rated between 1.0 and 1.2 other than full houses, which a minimal puzzle
+        // rarely is; whatever comes back must be in range.
+        let narrow = Rating::from_tenths(11)..=Rating::from_tenths(11);
+        assert!(matches!(
+            rated(narrow, 3, Symmetry::None),
+            Err(GenerateError::NotFound { .. })
+        ));
+    }
+
+    #[test]
     fn same_seed_same_puzzle() {
-        let a = generate(Difficulty::Medium, 42, Symmetry::None);
-        let b = generate(Difficulty::Medium, 42, Symmetry::None);
+        let a = make(Difficulty::Medium, 42, Symmetry::None);
+        let b = make(Difficulty::Medium, 42, Symmetry::None);
         assert_eq!(a, b);
-        let c = generate(Difficulty::Medium, 43, Symmetry::None);
+        let c = make(Difficulty::Medium, 43, Symmetry::None);
         assert_ne!(a.puzzle, c.puzzle);
+    }
+
+    #[test]
+    fn ranges_below_every_puzzle_are_empty_and_a_full_grid_is_never_returned() {
+        let mut solver = Solver::new();
+        let budget = Budget::unlimited();
+        let tenths = Rating::from_tenths;
+        let err = generate_rated(
+            tenths(0)..=tenths(9),
+            1,
+            Symmetry::None,
+            &mut solver,
+            &budget,
+        )
+        .unwrap_err();
+        assert!(matches!(err, GenerateError::EmptyRange { .. }), "{err:?}");
+        let easiest = generate_rated(
+            tenths(0)..=tenths(12),
+            1,
+            Symmetry::None,
+            &mut solver,
+            &budget,
+        )
+        .unwrap();
+        assert!(easiest.grade.rating >= tenths(10), "{:?}", easiest.grade);
+        assert!(!easiest.puzzle.is_full());
+    }
+
+    #[test]
+    fn the_budget_bounds_generation() {
+        let budget = Budget::work(50);
+        let err = generate(
+            Difficulty::Hard,
+            1,
+            Symmetry::None,
+            &mut Solver::new(),
+            &budget,
+        )
+        .unwrap_err();
+        assert!(matches!(err, GenerateError::NotFound { .. }), "{err:?}");
+        assert_eq!(budget.stopped(), Some(Stop::Work));
     }
 
     #[test]
     fn random_grids_are_valid_and_varied() {
         let mut rng = Rng::new(7);
+        let rules = Rules::classic(Shape::NINE);
         let a = random_grid(&mut rng);
         let b = random_grid(&mut rng);
-        assert!(validate(&a).solved && validate(&b).solved);
+        assert!(validate(&a.to_grid(), &rules).solved && validate(&b.to_grid(), &rules).solved);
         assert_ne!(a, b);
-        assert!(validate(&pattern_grid()).solved);
+        assert!(validate(&pattern_grid().to_grid(), &rules).solved);
     }
 
     #[test]

@@ -1,28 +1,51 @@
 //! The Sudoku engine. It knows nothing about HTTP or files: boards in, verdicts out.
 //!
-//! * [`board`]: the grid model and its two text forms.
-//! * [`validate`]: rule checks that need no search, and [`Puzzle`], a board proven conflict-free.
-//! * [`solver`]: the exact bitboard solver with a search budget.
-//! * [`logic`]: human-style techniques, explained steps, grading and hints.
-//! * [`generate`](mod@generate): seeded puzzle generation at a requested difficulty.
-//! * [`variant`]: other sizes (4x4 to 25x25) and Killer cages, on a general solver.
+//! # The facade
+//! Callers use one family of types for every size and rule set, and one entry point:
+//! * [`grid`]: [`Shape`], [`Cell`], [`Digit`], [`Grid`] (any board, both text forms) and the one
+//!   [`ParseError`];
+//! * [`rules`]: [`Rules`], rules as data (rows and columns; boxes or Jigsaw [`Regions`];
+//!   optional diagonals, Hyper windows and Killer [`Cages`]), built from a [`RuleSpec`];
+//! * [`validate`]: [`Unit`], [`Conflict`], [`Report`]: rule checks without a search;
+//! * [`puzzle`]: [`Puzzle`] (a grid whose givens obey its rules), [`Solution`], [`Counted`],
+//!   [`Stats`], [`PuzzleError`];
+//! * [`budget`]: [`Budget`], the one limit on work, time and cancellation every search obeys;
+//! * [`dispatch`]: [`Engine`], which owns the solvers (keep one per thread) and answers
+//!   `count`, `grade`, `hint`, `candidates` and `generate`, choosing the engine itself;
+//! * [`play`]: a player's board against its givens: moves, mistakes, who made each clash.
+//!
+//! # Behind it
+//! * The classic 9x9 fast path: [`board`] (a compact `Board` and `ClassicPuzzle`), [`solver`]
+//!   (the band-bitboard solver), [`logic`] (human techniques: steps, grades, hints),
+//!   [`generate`](mod@generate) (seeded puzzles at a difficulty).
+//! * [`variant`]: the general solver for every size and for cages, and a Killer generator.
+//!
+//! Which engine runs is an engine rule, not a caller's choice: classic 9x9 puzzles without
+//! cages take the band solver, everything else the general one; the logic and the
+//! generator cover classic puzzles and say so ([`EngineError::Unsupported`]) for others.
 
 pub mod board;
+pub mod budget;
+pub mod dispatch;
 pub mod generate;
+pub mod grid;
 pub mod logic;
+pub mod play;
+pub mod puzzle;
+pub mod regions;
+pub mod rules;
 pub mod solver;
 pub mod validate;
 pub mod variant;
 
-pub use board::{Board, Digit, ParseError, Pos};
-pub use generate::{generate, Generated, Symmetry};
-pub use logic::{
-    candidates, grade, hint, hint_with_givens, next_step, Candidates, Difficulty, Grade, Hint,
-    Step, Technique,
-};
-pub use solver::{Counted, GaveUp, Solution, Solver, Stats};
-pub use validate::{conflicts, validate, Conflict, Puzzle, Report, Unit, UnitKind};
-pub use variant::{
-    random_killer, Cage, CageError, Cages, Grid, Killer, Shape, VariantCounted, VariantParseError,
-    VariantPuzzle, VariantPuzzleError, VariantSolution, VariantSolver,
-};
+pub use budget::{Budget, Cancel, Exhausted, Stop};
+pub use dispatch::{Engine, EngineError};
+pub use generate::{GenerateError, Generated, Symmetry};
+pub use grid::{Cell, Digit, Grid, GridError, ParseError, Shape};
+pub use logic::{Assumptions, Candidates, Difficulty, Grade, Hint, Rating, Step, Technique};
+pub use play::{apply_move, check_givens, ConflictCell, Mistake, PlayError, Verdict};
+pub use puzzle::{puzzle_id, Counted, Puzzle, PuzzleError, Solution, Stats};
+pub use regions::{RegionError, Regions};
+pub use rules::{Cage, CageError, Cages, RuleSpec, Rules, RulesError};
+pub use validate::{conflicts, validate, Conflict, Report, Unit, UnitKind};
+pub use variant::{random_killer, Killer};

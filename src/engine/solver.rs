@@ -52,8 +52,9 @@
 
 use std::fmt;
 
-use super::board::{Board, CELLS};
-use super::validate::Puzzle;
+use super::board::{Board, ClassicPuzzle, CELLS};
+use super::budget::{Budget, Exhausted};
+use super::puzzle::Stats;
 
 /// Where the mask of `digit` in `band` lives in [`State::cand`].
 #[inline(always)]
@@ -588,67 +589,21 @@ impl State {
     }
 }
 
-/// A complete grid that obeys every rule and keeps the puzzle's givens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Solution(Board);
-
-impl Solution {
-    /// The filled grid.
-    pub fn board(&self) -> &Board {
-        &self.0
-    }
-
-    /// The 81 digits in reading order.
-    pub fn to_line(&self) -> String {
-        self.0.to_line()
-    }
-
-    /// Nine strings of nine digits.
-    pub fn to_rows(&self) -> Vec<String> {
-        self.0.to_rows()
-    }
-
-    /// Wraps a grid the engine built itself and knows to be complete and rule-abiding (the
-    /// generator's random full grid), like [`Board::from_raw`] does for cell values.
-    pub(crate) fn from_full_grid(board: Board) -> Solution {
-        debug_assert!(crate::engine::validate::validate(&board).solved);
-        Solution(board)
-    }
-}
-
-impl fmt::Display for Solution {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-/// How much searching one call did; for logs and benchmarks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Branch points: cells where propagation stalled and a digit was tried.
-    pub guesses: u64,
-    /// Branches that ended in a contradiction.
-    pub dead_ends: u64,
-}
-
-/// The search stopped because it used up its budget, before it knew the answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("gave up after {} guesses: the search budget is exhausted", .stats.guesses)]
-pub struct GaveUp {
-    pub stats: Stats,
-}
-
-/// The answer of a counting search.
+/// What a counting search of the band solver found, in its own compact boards (the facade
+/// turns them into [`Counted`](crate::engine::Counted)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Counted {
+pub struct Found {
     /// Solutions found, at most the limit asked for: with limit 2, 2 means "more than one".
     pub count: u32,
-    /// The first solution found, if any.
-    pub first: Option<Solution>,
+    /// The first solution found, if any: a full grid that obeys every rule and keeps the
+    /// givens.
+    pub first: Option<Board>,
+    /// The second solution, when there is one.
+    pub second: Option<Board>,
     pub stats: Stats,
 }
 
-impl Counted {
+impl Found {
     /// Exactly one solution (meaningful when the limit was at least 2).
     pub fn is_unique(&self) -> bool {
         self.count == 1
@@ -691,7 +646,6 @@ fn has_x86_64_v3() -> bool {
 #[derive(Clone)]
 pub struct Solver {
     stack: Vec<State>,
-    budget: u64,
     /// The CPU has what [`Solver::search_x86_64_v3`] is compiled for.
     #[cfg(target_arch = "x86_64")]
     x86_64_v3: bool,
@@ -705,74 +659,77 @@ impl Default for Solver {
 
 impl fmt::Debug for Solver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Solver")
-            .field("budget", &self.budget)
-            .finish()
+        f.debug_struct("Solver").finish_non_exhaustive()
     }
 }
 
 impl Solver {
-    /// A solver without a budget: it searches until it knows the answer.
     pub fn new() -> Solver {
-        Solver::with_budget(u64::MAX)
-    }
-
-    /// A solver that gives up after `guesses` branch points in one call.
-    pub fn with_budget(guesses: u64) -> Solver {
         Solver {
             stack: vec![State::EMPTY; CELLS + 1],
-            budget: guesses,
             #[cfg(target_arch = "x86_64")]
             x86_64_v3: has_x86_64_v3(),
         }
     }
 
-    /// The guess budget per call.
-    pub fn budget(&self) -> u64 {
-        self.budget
-    }
-
-    /// Changes the guess budget for the following calls.
-    pub fn set_budget(&mut self, guesses: u64) {
-        self.budget = guesses;
-    }
-
     /// Finds one solution (`count` 0 or 1).
-    pub fn solve(&mut self, puzzle: &Puzzle) -> Result<Counted, GaveUp> {
-        self.count_solutions(puzzle, 1)
+    pub fn solve(&mut self, puzzle: &ClassicPuzzle, budget: &Budget) -> Result<Found, Exhausted> {
+        self.count_solutions(puzzle, 1, budget)
     }
 
     /// Counts solutions, stopping at `limit`: 0, 1, ... or `limit`. `limit` 2 answers "is it
     /// unique?" at the cost of finding at most two solutions. A limit of 0 is treated as 1.
-    pub fn count_solutions(&mut self, puzzle: &Puzzle, limit: u32) -> Result<Counted, GaveUp> {
+    ///
+    /// Each guess costs one unit of `budget` (propagation between two guesses is bounded, a
+    /// fraction of a microsecond to a few), so the search stops within a guess of the budget
+    /// running out, and within [`CHECK_EVERY`](crate::engine::budget::CHECK_EVERY) guesses of
+    /// its deadline or cancellation.
+    pub fn count_solutions(
+        &mut self,
+        puzzle: &ClassicPuzzle,
+        limit: u32,
+        budget: &Budget,
+    ) -> Result<Found, Exhausted> {
         #[cfg(target_arch = "x86_64")]
         if self.x86_64_v3 {
             // SAFETY: `x86_64_v3` is only set when the CPU reported every feature that
             // `search_x86_64_v3` is compiled for.
-            return unsafe { self.search_x86_64_v3(puzzle, limit) };
+            return unsafe { self.search_x86_64_v3(puzzle, limit, budget) };
         }
-        self.search(puzzle, limit)
+        self.search(puzzle, limit, budget)
     }
 
     /// [`Solver::search`] compiled for x86-64-v3 CPUs (Haswell, Zen and later): hardware
     /// popcount, BMI shifts and bit tricks, AVX2 for the state copies and scans.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-    fn search_x86_64_v3(&mut self, puzzle: &Puzzle, limit: u32) -> Result<Counted, GaveUp> {
-        self.search(puzzle, limit)
+    fn search_x86_64_v3(
+        &mut self,
+        puzzle: &ClassicPuzzle,
+        limit: u32,
+        budget: &Budget,
+    ) -> Result<Found, Exhausted> {
+        self.search(puzzle, limit, budget)
     }
 
     /// The search itself; inlined into each compiled version with all it calls.
     #[inline(always)]
-    fn search(&mut self, puzzle: &Puzzle, limit: u32) -> Result<Counted, GaveUp> {
+    fn search(
+        &mut self,
+        puzzle: &ClassicPuzzle,
+        limit: u32,
+        budget: &Budget,
+    ) -> Result<Found, Exhausted> {
         let limit = limit.max(1);
         let mut stats = Stats::default();
         let mut count = 0;
         let mut first = None;
+        let mut second = None;
         let Some(root) = State::new(puzzle.board()) else {
-            return Ok(Counted {
+            return Ok(Found {
                 count,
                 first,
+                second,
                 stats,
             });
         };
@@ -787,8 +744,10 @@ impl Solver {
             match state.propagate() {
                 Progress::Solved => {
                     count += 1;
-                    if first.is_none() {
-                        first = Some(Solution(state.grid()));
+                    match count {
+                        1 => first = Some(state.grid()),
+                        2 => second = Some(state.grid()),
+                        _ => {}
                     }
                     if count >= limit {
                         break;
@@ -796,9 +755,7 @@ impl Solver {
                 }
                 Progress::Contradiction => stats.dead_ends += 1,
                 Progress::Stuck => {
-                    if stats.guesses >= self.budget {
-                        return Err(GaveUp { stats });
-                    }
+                    budget.charge(1)?;
                     stats.guesses += 1;
                     let (band, cell) = state.choose_branch(stats.dead_ends > 0);
                     let digits = state.digits(band, cell);
@@ -827,9 +784,10 @@ impl Solver {
             }
             top -= 1;
         }
-        Ok(Counted {
+        Ok(Found {
             count,
             first,
+            second,
             stats,
         })
     }
@@ -838,23 +796,27 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::board::Pos;
+    use crate::engine::grid::Cell;
+    use crate::engine::rules::Rules;
     use crate::engine::validate::validate;
 
-    fn puzzle(line: &str) -> Puzzle {
-        Puzzle::new(Board::from_line(line).unwrap()).unwrap()
+    fn puzzle(line: &str) -> ClassicPuzzle {
+        ClassicPuzzle::new(Board::from_line(line).unwrap()).unwrap()
+    }
+
+    fn count(p: &ClassicPuzzle, limit: u32) -> Found {
+        Solver::new()
+            .count_solutions(p, limit, &Budget::unlimited())
+            .unwrap()
     }
 
     /// The solution is a valid full grid that keeps every given.
-    fn assert_solves(p: &Puzzle, solution: &Solution) {
-        let report = validate(solution.board());
+    fn assert_solves(p: &ClassicPuzzle, solution: &Board) {
+        let grid = solution.to_grid();
+        let report = validate(&grid, &Rules::classic(grid.shape()));
         assert!(report.solved, "not a valid grid: {solution}");
         for (pos, digit) in p.board().givens() {
-            assert_eq!(
-                solution.board().get(pos),
-                Some(digit),
-                "given lost at {pos}"
-            );
+            assert_eq!(solution.get(pos), Some(digit), "given lost at {pos}");
         }
     }
 
@@ -896,9 +858,9 @@ mod tests {
         .unwrap();
         let state = State::new(&board).unwrap();
         for index in 0..CELLS {
-            let pos = Pos::from_index(index);
+            let pos = Cell::from_index(index);
             let naive = (0..CELLS)
-                .map(Pos::from_index)
+                .map(Cell::from_index)
                 .filter(|&p| p != pos && board.get(p).is_none())
                 .filter(|p| {
                     p.row() == pos.row() || p.col() == pos.col() || p.box_index() == pos.box_index()
@@ -918,8 +880,9 @@ mod tests {
             "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1",
         );
         // Every test that knows the answer checks it independently.
-        let counted = Solver::new().count_solutions(&p, 2).unwrap();
+        let counted = count(&p, 2);
         assert_eq!(counted.count, 1);
+        assert_eq!(counted.second, None);
         let solution = counted.first.unwrap();
         assert_solves(&p, &solution);
         assert_eq!(
@@ -930,19 +893,21 @@ mod tests {
 
     #[test]
     fn empty_board_has_many_solutions() {
-        let p = Puzzle::new(Board::empty()).unwrap();
-        let mut solver = Solver::new();
-        let counted = solver.count_solutions(&p, 2).unwrap();
+        let p = ClassicPuzzle::new(Board::empty()).unwrap();
+        let counted = count(&p, 2);
         assert_eq!(counted.count, 2);
-        assert_solves(&p, &counted.first.unwrap());
-        assert_eq!(solver.count_solutions(&p, 5).unwrap().count, 5);
+        let (first, second) = (counted.first.unwrap(), counted.second.unwrap());
+        assert_solves(&p, &first);
+        assert_solves(&p, &second);
+        assert_ne!(first, second);
+        assert_eq!(count(&p, 5).count, 5);
     }
 
     #[test]
     fn a_full_valid_grid_is_its_own_unique_solution() {
         let line =
             "957348216134265879268197534729584163483612957615739428392456781871923645546871392";
-        let counted = Solver::new().count_solutions(&puzzle(line), 2).unwrap();
+        let counted = count(&puzzle(line), 2);
         assert_eq!(counted.count, 1);
         assert_eq!(counted.first.unwrap().to_line(), line);
         assert_eq!(counted.stats.guesses, 0);
@@ -952,7 +917,7 @@ mod tests {
     fn conflict_free_but_unsolvable_board_has_no_solution() {
         // Row 1 holds 1-8 and column 9 holds a 9 lower down: cell (1,9) has no candidate.
         let line = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
-        let counted = Solver::new().count_solutions(&puzzle(&line), 2).unwrap();
+        let counted = count(&puzzle(&line), 2);
         assert_eq!(counted.count, 0);
         assert!(counted.first.is_none());
     }
@@ -972,8 +937,10 @@ mod tests {
         for line in lines {
             let p = puzzle(line);
             assert_eq!(
-                fast.count_solutions(&p, 2).unwrap(),
-                portable.count_solutions(&p, 2).unwrap()
+                fast.count_solutions(&p, 2, &Budget::unlimited()).unwrap(),
+                portable
+                    .count_solutions(&p, 2, &Budget::unlimited())
+                    .unwrap()
             );
         }
     }
@@ -992,10 +959,30 @@ mod tests {
 
     #[test]
     fn a_tiny_budget_gives_up_instead_of_searching() {
-        let p = Puzzle::new(Board::empty()).unwrap();
-        let err = Solver::with_budget(3)
-            .count_solutions(&p, 1_000)
+        let p = ClassicPuzzle::new(Board::empty()).unwrap();
+        let budget = Budget::work(3);
+        let err = Solver::new()
+            .count_solutions(&p, 1_000, &budget)
             .unwrap_err();
-        assert_eq!(err.stats.guesses, 3);
+        assert_eq!(
+            err,
+            Exhausted {
+                stop: crate::engine::budget::Stop::Work,
+                work: 4
+            }
+        );
+    }
+
+    #[test]
+    fn a_cancelled_search_stops() {
+        let cancel = crate::engine::budget::Cancel::new();
+        cancel.cancel();
+        let budget = Budget::unlimited().with_cancel(cancel);
+        let p = ClassicPuzzle::new(Board::empty()).unwrap();
+        let err = Solver::new()
+            .count_solutions(&p, u32::MAX, &budget)
+            .unwrap_err();
+        assert_eq!(err.stop, crate::engine::budget::Stop::Cancelled);
+        assert!(err.work <= crate::engine::budget::CHECK_EVERY);
     }
 }

@@ -1,18 +1,29 @@
-//! Rule checking that does not need the solver: which givens clash, and whether the grid is full.
+//! Rule checking that does not need a search: which givens clash, whether the grid is full,
+//! whether a full grid is solved. For every shape and rule set.
 //!
-//! Kept apart from the solver on purpose: a verdict about a player's board must be right even if
-//! the search has a bug, and the tests use it to check the solver's answers independently.
+//! Kept apart from the solvers on purpose: a verdict about a player's board must be right even
+//! if a search has a bug, and the tests use it to check the solvers' answers independently.
 
 use std::fmt;
 
-use super::board::{Board, Digit, Pos, SIZE};
+use super::grid::{Cell, Digit, Grid, Shape};
+use super::rules::{window_cell, Rules};
 
-/// The three kinds of unit a digit must not repeat in.
+/// The kinds of group a digit must not repeat in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum UnitKind {
     Row,
     Column,
     Box,
+    /// A Jigsaw region, in place of the boxes.
+    Region,
+    /// A main diagonal (Sudoku X): index 0 runs from the top-left corner, 1 from the
+    /// top-right.
+    Diagonal,
+    /// A Hyper window (9x9): index 0-3 in reading order.
+    Window,
+    /// A Killer cage (its digits are distinct too).
+    Cage,
 }
 
 impl UnitKind {
@@ -22,37 +33,71 @@ impl UnitKind {
             UnitKind::Row => "row",
             UnitKind::Column => "column",
             UnitKind::Box => "box",
+            UnitKind::Region => "region",
+            UnitKind::Diagonal => "diagonal",
+            UnitKind::Window => "window",
+            UnitKind::Cage => "cage",
         }
+    }
+
+    /// Lower-case plural: "rows", "boxes".
+    pub const fn plural(self) -> &'static str {
+        match self {
+            UnitKind::Row => "rows",
+            UnitKind::Column => "columns",
+            UnitKind::Box => "boxes",
+            UnitKind::Region => "regions",
+            UnitKind::Diagonal => "diagonals",
+            UnitKind::Window => "windows",
+            UnitKind::Cage => "cages",
+        }
+    }
+
+    /// Whether each digit appears exactly once in a unit of this kind (a cage holds fewer).
+    pub const fn is_house(self) -> bool {
+        !matches!(self, UnitKind::Cage)
     }
 }
 
-/// One row, column or box.
+/// One row, column, box, region, diagonal, window or cage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Unit {
     pub kind: UnitKind,
-    /// 0-based; boxes are numbered in reading order.
+    /// 0-based; boxes, regions and windows are numbered in reading order, cages in the order
+    /// given.
     pub index: usize,
 }
 
 impl Unit {
-    /// The nine cells of this unit.
-    pub fn cells(self) -> impl Iterator<Item = Pos> {
+    /// The cells of a unit whose cells the shape alone decides (row, column, box, diagonal,
+    /// window), in reading order. Regions and cages belong to the rules
+    /// ([`Rules::cells_of`]); here they have none.
+    pub fn cells_in(self, shape: Shape) -> impl Iterator<Item = Cell> {
         let Unit { kind, index } = self;
-        (0..SIZE).map(move |i| {
+        let side = shape.side();
+        let count = match kind {
+            UnitKind::Region | UnitKind::Cage => 0,
+            UnitKind::Window => 9,
+            _ => side,
+        };
+        (0..count).map(move |i| {
             let (row, col) = match kind {
                 UnitKind::Row => (index, i),
                 UnitKind::Column => (i, index),
-                UnitKind::Box => ((index / 3) * 3 + i / 3, (index % 3) * 3 + i % 3),
+                UnitKind::Diagonal if index == 0 => (i, i),
+                UnitKind::Diagonal => (i, side - 1 - i),
+                UnitKind::Window => window_cell(index, i),
+                _ => shape.box_cell(index, i),
             };
-            Pos::from_index(row * SIZE + col)
+            Cell::at(row, col)
         })
     }
 
-    /// All 27 units: rows, then columns, then boxes.
-    pub fn all() -> impl Iterator<Item = Unit> {
+    /// All rows, then columns, then boxes of `shape`.
+    pub fn lines_and_boxes(shape: Shape) -> impl Iterator<Item = Unit> {
         [UnitKind::Row, UnitKind::Column, UnitKind::Box]
             .into_iter()
-            .flat_map(|kind| (0..SIZE).map(move |index| Unit { kind, index }))
+            .flat_map(move |kind| (0..shape.side()).map(move |index| Unit { kind, index }))
     }
 }
 
@@ -62,37 +107,86 @@ impl fmt::Display for Unit {
     }
 }
 
+impl Rules {
+    /// Every unit of the puzzle with its cells: rows, columns, boxes (or regions),
+    /// diagonals, windows, then cages.
+    pub fn units(&self) -> impl Iterator<Item = (Unit, Vec<Cell>)> + '_ {
+        let cages = (0..self.cages().len()).map(|index| Unit {
+            kind: UnitKind::Cage,
+            index,
+        });
+        self.houses()
+            .chain(cages)
+            .map(move |unit| (unit, self.cells_of(unit)))
+    }
+
+    /// The houses (units holding every digit once): rows, columns, boxes or regions, then
+    /// diagonals and windows when the rules have them.
+    pub fn houses(&self) -> impl Iterator<Item = Unit> + '_ {
+        let side = self.shape().side();
+        let boxes = if self.regions().is_some() {
+            UnitKind::Region
+        } else {
+            UnitKind::Box
+        };
+        let diagonals = if self.diagonals() { 2 } else { 0 };
+        let windows = if self.windows() { 4 } else { 0 };
+        [
+            (UnitKind::Row, side),
+            (UnitKind::Column, side),
+            (boxes, side),
+            (UnitKind::Diagonal, diagonals),
+            (UnitKind::Window, windows),
+        ]
+        .into_iter()
+        .flat_map(|(kind, count)| (0..count).map(move |index| Unit { kind, index }))
+    }
+
+    /// The cells of `unit` under these rules, in reading order (none for a unit the rules do
+    /// not have).
+    pub fn cells_of(&self, unit: Unit) -> Vec<Cell> {
+        match unit.kind {
+            UnitKind::Region => self
+                .regions()
+                .map(|r| r.cells(unit.index).collect())
+                .unwrap_or_default(),
+            UnitKind::Cage => self
+                .cages()
+                .cages()
+                .get(unit.index)
+                .map(|c| c.cells().to_vec())
+                .unwrap_or_default(),
+            _ => unit.cells_in(self.shape()).collect(),
+        }
+    }
+}
+
 /// A digit that appears more than once in one unit, with every cell that holds it there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conflict {
     pub unit: Unit,
     pub digit: Digit,
     /// Two or more cells, in reading order.
-    pub cells: Vec<Pos>,
+    pub cells: Vec<Cell>,
 }
 
 impl fmt::Display for Conflict {
+    /// "digit 5 repeats in row 1: row 1, column 2 and row 1, column 7".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_conflict(f, self.digit, self.unit, &self.cells)
-    }
-}
-
-/// "digit 5 repeats in row 1: row 1, column 2 and row 1, column 7": the one wording of a
-/// conflict, shared by the 9x9 [`Conflict`] and the other sizes' conflicts.
-pub(crate) fn write_conflict<D: fmt::Display, C: fmt::Display>(
-    f: &mut fmt::Formatter<'_>,
-    digit: D,
-    unit: Unit,
-    cells: &[C],
-) -> fmt::Result {
-    write!(f, "digit {digit} repeats in {unit}: ")?;
-    for (i, cell) in cells.iter().enumerate() {
-        if i > 0 {
-            f.write_str(" and ")?;
+        write!(
+            f,
+            "digit {} repeats in {}: ",
+            self.digit.to_char(),
+            self.unit
+        )?;
+        for (i, cell) in self.cells.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" and ")?;
+            }
+            write!(f, "{cell}")?;
         }
-        write!(f, "{cell}")?;
+        Ok(())
     }
-    Ok(())
 }
 
 impl std::error::Error for Conflict {}
@@ -100,109 +194,88 @@ impl std::error::Error for Conflict {}
 /// What the rules say about a board, without solving it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
-    /// Every repeated digit, by unit (rows, then columns, then boxes).
+    /// Every repeated digit, by unit (in the order of [`Rules::units`]).
     pub conflicts: Vec<Conflict>,
     /// No empty cell.
     pub complete: bool,
-    /// Complete and without conflicts: a finished, correct grid.
+    /// Complete, without conflicts, and every cage adds up: a finished, correct grid.
     pub solved: bool,
 }
 
-/// Checks every unit of `board` for repeated digits.
-pub fn validate(board: &Board) -> Report {
-    let conflicts = conflicts(board);
-    let complete = board.is_full();
+/// Checks every unit of `grid` under `rules` (which must be for the grid's shape).
+pub fn validate(grid: &Grid, rules: &Rules) -> Report {
+    let conflicts = conflicts(grid, rules);
+    let complete = grid.is_full();
+    let sums_met = rules.cages().cages().iter().all(|cage| {
+        let sum: u32 = cage
+            .cells()
+            .iter()
+            .filter_map(|&c| grid.get(c))
+            .map(|d| u32::from(d.get()))
+            .sum();
+        sum == cage.sum()
+    });
     Report {
-        solved: complete && conflicts.is_empty(),
+        solved: complete && conflicts.is_empty() && sums_met,
         complete,
         conflicts,
     }
 }
 
 /// Every repeated digit in every unit.
-pub fn conflicts(board: &Board) -> Vec<Conflict> {
-    if !has_conflict(board) {
-        return Vec::new();
-    }
+pub fn conflicts(grid: &Grid, rules: &Rules) -> Vec<Conflict> {
+    debug_assert_eq!(grid.shape(), rules.shape());
     let mut found = Vec::new();
-    for unit in Unit::all() {
-        for digit in Digit::all() {
-            let cells: Vec<Pos> = unit
-                .cells()
-                .filter(|&p| board.get(p) == Some(digit))
-                .collect();
-            if cells.len() > 1 {
-                found.push(Conflict { unit, digit, cells });
+    for (unit, cells) in rules.units() {
+        let (mut seen, mut repeated) = (0u32, 0u32);
+        for &cell in &cells {
+            if let Some(d) = grid.get(cell) {
+                let bit = 1u32 << (d.get() - 1);
+                repeated |= seen & bit;
+                seen |= bit;
             }
+        }
+        let mut digits = repeated;
+        while digits != 0 {
+            let value = digits.trailing_zeros() as u8 + 1;
+            digits &= digits - 1;
+            let digit = Digit::new(value).unwrap_or_else(|| unreachable!("a grid digit"));
+            let mut at: Vec<Cell> = cells
+                .iter()
+                .copied()
+                .filter(|&c| grid.get(c) == Some(digit))
+                .collect();
+            at.sort();
+            found.push(Conflict {
+                unit,
+                digit,
+                cells: at,
+            });
         }
     }
     found
 }
 
-/// A fast yes/no; the slow, descriptive path runs only after a yes. Per unit it adds up the
-/// digits' bits and ORs them: the two differ exactly when some digit repeats. Nothing in the
-/// loop depends on an earlier check, so it runs without branches.
-fn has_conflict(board: &Board) -> bool {
-    let (mut row_sum, mut row_any) = ([0u16; SIZE], [0u16; SIZE]);
-    let (mut col_sum, mut col_any) = ([0u16; SIZE], [0u16; SIZE]);
-    let (mut box_sum, mut box_any) = ([0u16; SIZE], [0u16; SIZE]);
-    for (r, row) in board.raw().chunks_exact(SIZE).enumerate() {
-        for (c, &value) in row.iter().enumerate() {
-            // Bit 0 stands for an empty cell and never counts.
-            let bit = (1u16 << value) & !1;
-            let b = r / 3 * 3 + c / 3;
-            row_sum[r] += bit;
-            row_any[r] |= bit;
-            col_sum[c] += bit;
-            col_any[c] |= bit;
-            box_sum[b] += bit;
-            box_any[b] |= bit;
-        }
-    }
-    row_sum != row_any || col_sum != col_any || box_sum != box_any
-}
-
-/// A board whose givens do not repeat in any unit: the only thing the solver accepts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Puzzle(Board);
-
-impl Puzzle {
-    /// Accepts `board` unless two givens clash; the error is the first clash found.
-    pub fn new(board: Board) -> Result<Puzzle, Conflict> {
-        match conflicts(&board).into_iter().next() {
-            Some(conflict) => Err(conflict),
-            None => Ok(Puzzle(board)),
-        }
-    }
-
-    /// The board this puzzle was made from.
-    pub fn board(&self) -> &Board {
-        &self.0
-    }
-}
-
-impl TryFrom<Board> for Puzzle {
-    type Error = Conflict;
-
-    fn try_from(board: Board) -> Result<Puzzle, Conflict> {
-        Puzzle::new(board)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::rules::{Cage, Cages};
 
     const SOLVED: &str =
         "957348216134265879268197534729584163483612957615739428392456781871923645546871392";
 
-    fn board(line: &str) -> Board {
-        Board::from_line(line).unwrap()
+    fn grid(line: &str) -> Grid {
+        Grid::from_line(line).unwrap()
+    }
+
+    fn classic(line: &str) -> Report {
+        let g = grid(line);
+        validate(&g, &Rules::classic(g.shape()))
     }
 
     #[test]
     fn empty_board_is_valid_and_incomplete() {
-        let report = validate(&Board::empty());
+        let report = classic(&".".repeat(81));
         assert!(report.conflicts.is_empty());
         assert!(!report.complete && !report.solved);
     }
@@ -212,7 +285,7 @@ mod tests {
         let mut line = ".".repeat(81);
         line.replace_range(1..2, "5");
         line.replace_range(6..7, "5");
-        let report = validate(&board(&line));
+        let report = classic(&line);
         assert_eq!(report.conflicts.len(), 1);
         let conflict = &report.conflicts[0];
         assert_eq!(conflict.unit.kind, UnitKind::Row);
@@ -227,29 +300,12 @@ mod tests {
         let mut line = ".".repeat(81);
         line.replace_range(0..1, "3");
         line.replace_range(9..10, "3");
-        let report = validate(&board(&line));
-        let kinds: Vec<UnitKind> = report.conflicts.iter().map(|c| c.unit.kind).collect();
+        let kinds: Vec<UnitKind> = classic(&line)
+            .conflicts
+            .iter()
+            .map(|c| c.unit.kind)
+            .collect();
         assert_eq!(kinds, vec![UnitKind::Column, UnitKind::Box]);
-        assert!(Puzzle::new(board(&line)).is_err());
-    }
-
-    #[test]
-    fn the_quick_check_sees_each_unit_kind_alone() {
-        for (kind, second) in [
-            (UnitKind::Row, 4),
-            (UnitKind::Column, 36),
-            (UnitKind::Box, 10),
-        ] {
-            let mut cells = [b'.'; 81];
-            cells[0] = b'7';
-            cells[second] = b'7';
-            let line = String::from_utf8(cells.to_vec()).unwrap();
-            assert!(has_conflict(&board(&line)), "{kind:?}");
-            let report = validate(&board(&line));
-            let kinds: Vec<UnitKind> = report.conflicts.iter().map(|c| c.unit.kind).collect();
-            assert_eq!(kinds, vec![kind]);
-        }
-        assert!(!has_conflict(&board(SOLVED)));
     }
 
     #[test]
@@ -258,33 +314,78 @@ mod tests {
         for i in [0, 4, 8] {
             line.replace_range(i..i + 1, "7");
         }
-        let report = validate(&board(&line));
-        assert_eq!(report.conflicts[0].cells.len(), 3);
+        assert_eq!(classic(&line).conflicts[0].cells.len(), 3);
     }
 
     #[test]
-    fn a_correct_full_grid_is_solved() {
-        let report = validate(&board(SOLVED));
+    fn a_correct_full_grid_is_solved_and_a_swap_is_not() {
+        let report = classic(SOLVED);
         assert!(report.complete && report.solved && report.conflicts.is_empty());
-    }
-
-    #[test]
-    fn a_full_grid_with_a_swap_is_complete_but_not_solved() {
         let mut line = SOLVED.to_string();
         line.replace_range(0..2, "59");
-        let report = validate(&board(&line));
+        let report = classic(&line);
         assert!(report.complete && !report.solved);
         assert!(!report.conflicts.is_empty());
     }
 
     #[test]
+    fn other_sizes_name_unit_and_cells_and_letters() {
+        // 6x6: two 3s in box 1 (rows 1-2, columns 1-3), not sharing a row or column.
+        let g =
+            Grid::from_rows(&["3.....", ".3....", "......", "......", "......", "......"]).unwrap();
+        let found = conflicts(&g, &Rules::classic(g.shape()));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].unit.kind, UnitKind::Box);
+        assert_eq!(
+            found[0].to_string(),
+            "digit 3 repeats in box 1: row 1, column 1 and row 2, column 2"
+        );
+        // 16x16: a repeated G in a column is written as the letter.
+        let mut text = vec![".".repeat(16); 16];
+        text[0] = format!("G{}", ".".repeat(15));
+        text[15] = format!("g{}", ".".repeat(15));
+        let g = Grid::from_rows(&text).unwrap();
+        let found = conflicts(&g, &Rules::classic(g.shape()));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].digit.get(), 16);
+        assert!(found[0]
+            .to_string()
+            .starts_with("digit G repeats in column 1"));
+    }
+
+    #[test]
+    fn cages_are_units_and_their_sums_decide_solved() {
+        let cages = Cages::new(
+            Shape::NINE,
+            vec![Cage {
+                sum: 4,
+                cells: vec![(0, 0), (1, 0)],
+            }],
+        )
+        .unwrap();
+        let rules = Rules::killer(cages);
+        // 2 and 2 in a column clash there and in the cage.
+        let mut line = ".".repeat(81);
+        line.replace_range(0..1, "2");
+        line.replace_range(9..10, "2");
+        let found = conflicts(&grid(&line), &rules);
+        let units: Vec<String> = found.iter().map(|c| c.unit.to_string()).collect();
+        assert_eq!(units, ["column 1", "box 1", "cage 1"]);
+        // The solved grid has 9 and 1 there: no repeat, but the cage wants 4.
+        let report = validate(&grid(SOLVED), &rules);
+        assert!(report.complete && report.conflicts.is_empty() && !report.solved);
+    }
+
+    #[test]
     fn units_cover_each_cell_three_times() {
-        let mut seen = [0; 81];
-        for unit in Unit::all() {
-            for pos in unit.cells() {
-                seen[pos.index()] += 1;
+        for shape in Shape::ALL {
+            let mut seen = vec![0; shape.cells()];
+            for (_, cells) in Rules::classic(shape).units() {
+                for cell in cells {
+                    seen[shape.index_of(cell).unwrap()] += 1;
+                }
             }
+            assert!(seen.iter().all(|&n| n == 3), "{shape}");
         }
-        assert!(seen.iter().all(|&n| n == 3));
     }
 }

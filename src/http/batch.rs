@@ -13,14 +13,13 @@ use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
 
+use super::client::Client;
 use super::pool::{Admission, SolvePool};
-use super::problem::{Problem, ProblemBody};
-use super::solve::{puzzle_of, solved};
-use super::wire::{BoardText, SEND_JSON_HINT};
+use super::problem::{Problem, ProblemBody, SEND_JSON_HINT};
+use super::wire::{BatchItem, BoardText};
 use super::AppState;
-use crate::engine::Solver;
+use crate::engine::{Budget, Engine, Puzzle};
 
 /// Most puzzles accepted in one batch.
 pub const MAX_BATCH: usize = 10_000;
@@ -38,46 +37,39 @@ enum Format {
     Ndjson,
 }
 
-/// One puzzle's answer.
-#[derive(Debug, Serialize)]
-#[serde(untagged)]
-enum Item {
-    Solved { solution: BoardText, unique: bool },
-    Failed { error: ProblemBody },
-}
+/// One puzzle's answer: its solution, or its problem as a problem body.
+type Item = BatchItem<ProblemBody>;
 
-impl Item {
-    fn text_line(&self) -> String {
-        match self {
-            Item::Solved {
-                solution: BoardText::Line(line),
-                ..
-            } => line.clone(),
-            Item::Solved {
-                solution: BoardText::Rows(rows),
-                ..
-            } => rows.concat(),
-            Item::Failed { error } => format!("error: {}", error.detail),
-        }
+fn text_line(item: &Item) -> String {
+    match item {
+        Item::Solved { solution, .. } => solution.to_line(),
+        Item::Failed { error } => format!("error: {}", error.detail),
     }
 }
 
-fn solve_item(solver: &mut Solver, board: &BoardText, pool: &SolvePool) -> Item {
-    let answer =
-        puzzle_of(board).and_then(|puzzle| solved(solver.count_solutions(&puzzle, 2), pool));
-    match answer {
-        Ok((solution, counted)) => Item::Solved {
-            solution: board.render(solution.board()),
-            unique: counted.is_unique(),
-        },
-        Err(problem) => Item::Failed {
-            error: problem.body(),
-        },
-    }
+/// Solves one board of a batch (any size; a batch has no cages); a failure becomes the item.
+fn solve_item(engine: &mut Engine, budget: &Budget, board: &BoardText) -> Item {
+    solve_board(engine, budget, board).unwrap_or_else(|problem| Item::Failed {
+        error: problem.body().brief(),
+    })
+}
+
+fn solve_board(engine: &mut Engine, budget: &Budget, board: &BoardText) -> Result<Item, Problem> {
+    // The item is the board: its problems name no field.
+    let whole = |problem: Problem| problem.in_field("");
+    let grid = board.parse().map_err(|e| whole(e.into()))?;
+    let puzzle = Puzzle::classic(grid).map_err(|e| whole(e.into()))?;
+    let counted = engine.count(&puzzle, 2, budget)?;
+    let solution = counted.first.as_ref().ok_or(Problem::NoSolution)?;
+    Ok(Item::Solved {
+        solution: board.render(solution.grid()),
+        unique: counted.is_unique(),
+    })
 }
 
 pub async fn solve_batch(
     State(app): State<AppState>,
+    client: Client,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, Problem> {
@@ -87,14 +79,16 @@ pub async fn solve_batch(
         _ => json_boards(&body)?,
     };
     if boards.len() > MAX_BATCH {
-        return Err(Problem::InvalidRequest {
-            detail: format!(
-                "a batch holds at most {MAX_BATCH} puzzles, this one has {}",
+        return Err(Problem::invalid_at(
+            "",
+            format!(
+                "a batch holds at most {MAX_BATCH} puzzles, this one has {}; send the rest in \
+                 another batch",
                 boards.len()
             ),
-        });
+        ));
     }
-    let admission = app.pool.admit()?;
+    let admission = app.pool.admit(client)?;
     let output = if accepts_ndjson(&headers) {
         Format::Ndjson
     } else {
@@ -106,19 +100,16 @@ pub async fn solve_batch(
         let deadline = tokio::time::Instant::now() + app.request_timeout;
         return Ok(stream_ndjson(app.pool.clone(), admission, boards, deadline));
     }
-    let pool = app.pool.clone();
     let items = app
         .pool
-        .run_batch(&admission, boards, move |solver, board| {
-            solve_item(solver, board, &pool)
-        })
+        .run_batch(&admission, boards, solve_item)
         .await?
         .value;
     Ok(match output {
         Format::Text => {
             let mut text = String::with_capacity(items.len() * 82);
             for item in &items {
-                text.push_str(&item.text_line());
+                text.push_str(&text_line(item));
                 text.push('\n');
             }
             ([(header::CONTENT_TYPE, TEXT)], text).into_response()
@@ -143,15 +134,11 @@ fn stream_ndjson(
             if chunk.is_empty() {
                 return;
             }
-            let solver_pool = pool.clone();
-            let answer = tokio::time::timeout_at(
-                deadline,
-                pool.run_batch(&admission, chunk, move |solver, board| {
-                    solve_item(solver, board, &solver_pool)
-                }),
-            )
-            .await
-            .unwrap_or(Err(Problem::Timeout));
+            let answer =
+                tokio::time::timeout_at(deadline, pool.run_batch(&admission, chunk, solve_item))
+                    .await
+                    .map_err(|_| Problem::Timeout)
+                    .and_then(|solved| solved.map_err(Problem::from));
             let mut out = Vec::new();
             let failed = match answer {
                 Ok(timed) => {
@@ -170,8 +157,11 @@ fn stream_ndjson(
                     true
                 }
             };
-            // A send error means the client went away: stop solving for it.
-            if lines.send(Bytes::from(out)).await.is_err() || failed {
+            // A send error means the client went away: stop solving for it. A reader that
+            // stops reading holds the stream (and its place in the pool) only until the
+            // request's time limit.
+            let sent = tokio::time::timeout_at(deadline, lines.send(Bytes::from(out))).await;
+            if !matches!(sent, Ok(Ok(()))) || failed {
                 return;
             }
         }
@@ -224,7 +214,7 @@ fn json_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
     serde_json::from_slice(body).map_err(|err| {
         let detail = format!("the body must be a JSON array of boards: {err}");
         if err.is_data() {
-            Problem::InvalidRequest { detail }
+            Problem::invalid_at("", detail)
         } else {
             Problem::InvalidJson { detail }
         }
@@ -232,9 +222,8 @@ fn json_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
 }
 
 fn text_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
-    let text = std::str::from_utf8(body).map_err(|err| Problem::InvalidRequest {
-        detail: format!("the text body is not UTF-8: {err}"),
-    })?;
+    let text = std::str::from_utf8(body)
+        .map_err(|err| Problem::invalid_at("", format!("the text body is not UTF-8: {err}")))?;
     Ok(text
         .lines()
         .map(str::trim)

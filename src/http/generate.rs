@@ -1,85 +1,50 @@
-//! `POST /generate`: a new puzzle with exactly one solution at the requested difficulty.
+//! `POST /generate` and `GET /generate`: a new puzzle with exactly one solution at the
+//! requested difficulty. The GET form is for caches: with a seed the answer never changes, so
+//! it is served with a year's `Cache-Control` and the puzzle's id as `ETag` (a site can put
+//! "the daily puzzle" behind a CDN by URL); without a seed it is random and `no-store`.
 
 use std::hash::{BuildHasher, Hasher};
 
 use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::{Deserialize, Serialize};
 
-use super::logic::GradeJson;
+use super::client::Client;
+use super::extract::{ApiJson, ApiQuery};
 use super::problem::Problem;
-use super::wire::{ApiJson, BoardText};
+use super::wire::{BoardText, GenerateRequest, GenerateResponse, GradeJson};
 use super::AppState;
-use crate::engine::{self, Board, Difficulty, Symmetry};
+use std::ops::RangeInclusive;
+
+use serde_json::Value;
+
+use crate::engine::{puzzle_id, Difficulty, Grid, Rating, Rules, Symmetry};
 
 /// Seeds above this lose precision in JavaScript numbers; generated seeds stay below it so a
 /// browser can send them back unchanged.
 const MAX_SAFE_SEED: u64 = (1 << 53) - 1;
 
-#[derive(Debug, Deserialize)]
-pub struct GenerateRequest {
-    /// `easy`, `medium`, `hard` or `expert`.
-    pub difficulty: String,
-    /// Same seed, same puzzle. Omitted: a random one, returned in the answer.
-    #[serde(default, deserialize_with = "integral_seed")]
-    pub seed: Option<u64>,
-    /// `none` (default) or `rotational` (the givens are symmetric under a half turn).
-    #[serde(default)]
-    pub symmetry: Option<String>,
-    /// `rows` (default: 9 strings) or `line` (one 81-character string).
-    #[serde(default)]
-    pub format: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct GenerateResponse {
-    pub puzzle: BoardText,
-    pub solution: BoardText,
-    pub difficulty: &'static str,
-    pub seed: u64,
-    pub symmetry: &'static str,
-    pub givens: usize,
-    pub grade: GradeJson,
-}
-
-/// A seed as JSON Schema sees integers: `42` and `42.0` are the same integer, so both are
-/// accepted; fractions, negatives and values beyond u64 are not.
-fn integral_seed<'de, D>(deserializer: D) -> Result<Option<u64>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-{
-    use serde::de::Error;
-    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else {
-        return Ok(None);
-    };
-    if let Some(seed) = number.as_u64() {
-        return Ok(Some(seed));
-    }
-    match number.as_f64() {
-        Some(f) if f.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f) => {
-            Ok(Some(f as u64))
-        }
-        _ => Err(D::Error::custom(format!(
-            "seed must be a whole number from 0 to {}, got {number}",
-            u64::MAX
-        ))),
-    }
-}
-
-fn one_of<T>(field: &str, value: &str, choices: &[(&str, T)]) -> Result<T, Problem>
-where
-    T: Copy,
-{
+/// The one of `choices` named `value`, in any case; a problem naming the field and listing
+/// the choices otherwise.
+fn one_of<T: Copy>(field: &str, value: &str, choices: &[(&str, T)]) -> Result<T, Problem> {
     choices
         .iter()
-        .find(|(name, _)| *name == value)
+        .find(|(name, _)| name.eq_ignore_ascii_case(value.trim()))
         .map(|&(_, choice)| choice)
         .ok_or_else(|| {
-            let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
-            Problem::InvalidRequest {
-                detail: format!("{field} must be one of {}; got {value:?}", names.join(", ")),
-            }
+            Problem::invalid_at(
+                format!("/{field}"),
+                format!(
+                    "{field} must be one of {}; got {value:?}",
+                    names(choices).join(", ")
+                ),
+            )
         })
+}
+
+fn names<T>(choices: &[(&str, T)]) -> Vec<String> {
+    choices.iter().map(|(name, _)| name.to_string()).collect()
 }
 
 fn random_seed() -> u64 {
@@ -91,10 +56,156 @@ fn random_seed() -> u64 {
 
 pub async fn generate(
     State(app): State<AppState>,
+    client: Client,
     ApiJson(request): ApiJson<GenerateRequest>,
 ) -> Result<Json<GenerateResponse>, Problem> {
+    Ok(Json(answer(&app, client, request, Source::Body).await?))
+}
+
+/// `GET /generate?difficulty=hard&seed=42`: the same answer, cacheable when seeded.
+pub async fn generate_get(
+    State(app): State<AppState>,
+    client: Client,
+    headers: HeaderMap,
+    ApiQuery(request): ApiQuery<GenerateRequest>,
+) -> Result<Response, Problem> {
+    let seeded = request.seed.is_some();
+    let generated = answer(&app, client, request, Source::Query).await?;
+    let etag =
+        HeaderValue::from_str(&format!("\"{}\"", generated.id)).map_err(|_| Problem::Internal)?;
+    let cache = HeaderValue::from_static(if seeded {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-store"
+    });
+    let unchanged = seeded
+        && headers
+            .get_all(header::IF_NONE_MATCH)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .any(|tag| tag.trim() == etag.to_str().unwrap_or_default() || tag.trim() == "*");
+    let mut response = if unchanged {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        Json(generated).into_response()
+    };
+    let out = response.headers_mut();
+    out.insert(header::CACHE_CONTROL, cache);
+    if seeded {
+        out.insert(header::ETAG, etag);
+    }
+    Ok(response)
+}
+
+/// The highest rating a range may name: beyond anything Sudoku Explainer gives a 9x9 puzzle.
+const MAX_RATING_TENTHS: u16 = 200;
+
+/// The ratings the request asks for: a level's band, or an explicit range; exactly one of the
+/// two.
+fn wanted_ratings(
+    request: &GenerateRequest,
+    source: Source,
+) -> Result<RangeInclusive<Rating>, Problem> {
     let difficulties = Difficulty::ALL.map(|d| (d.name(), d));
-    let difficulty = one_of("difficulty", &request.difficulty, &difficulties)?;
+    match (request.difficulty.as_deref(), &request.rating) {
+        (Some(value), None) => Ok(one_of("difficulty", value, &difficulties)?.ratings()),
+        (None, Some(rating)) => rating_range(rating, source),
+        (Some(_), Some(_)) => Err(Problem::invalid_at(
+            "/rating",
+            "send either difficulty or rating, not both",
+        )),
+        (None, None) => Err(Problem::invalid_at(
+            "/difficulty",
+            format!(
+                "missing field `difficulty`: send one of {}, or a rating range such as \
+                 {{\"rating\": {{\"min\": 6.5, \"max\": 7.5}}}}",
+                names(&difficulties).join(", ")
+            ),
+        )),
+    }
+}
+
+/// Where a request came from: a query string has only strings.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Body,
+    Query,
+}
+
+/// A rating range from `{"min": a, "max": b}` or a number (JSON), or `"a-b"`, `"a-"`, `"-b"`,
+/// `"a"` (a query string); each end rounded to one decimal, a missing one open.
+fn rating_range(value: &Value, source: Source) -> Result<RangeInclusive<Rating>, Problem> {
+    let (min, max) = match value {
+        Value::Object(fields) => {
+            if let Some(other) = fields.keys().find(|k| *k != "min" && *k != "max") {
+                return Err(Problem::invalid_at(
+                    format!("/rating/{other}"),
+                    format!("unknown field `{other}` in rating: expected `min` and/or `max`"),
+                ));
+            }
+            let end = |name: &str| match fields.get(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => tenths(v.as_f64(), &format!("rating.{name}")).map(Some),
+            };
+            (end("min")?, end("max")?)
+        }
+        Value::Number(n) => {
+            let exact = tenths(n.as_f64(), "rating")?;
+            (Some(exact), Some(exact))
+        }
+        Value::String(text) if source == Source::Query && !text.trim().is_empty() => {
+            let end = |part: &str, name: &str| match part.trim() {
+                "" => Ok(None),
+                part => tenths(part.parse().ok(), name).map(Some),
+            };
+            match text.split_once('-') {
+                Some((low, high)) => (end(low, "rating.min")?, end(high, "rating.max")?),
+                None => {
+                    let exact = end(text, "rating")?;
+                    (exact, exact)
+                }
+            }
+        }
+        _ => (None, Some(tenths(None, "rating")?)),
+    };
+    let (min, max) = (min.unwrap_or(0), max.unwrap_or(u16::MAX));
+    if min > max {
+        return Err(Problem::invalid_at(
+            "/rating",
+            format!(
+                "rating.min ({}) is above rating.max ({})",
+                Rating::from_tenths(min),
+                Rating::from_tenths(max)
+            ),
+        ));
+    }
+    Ok(Rating::from_tenths(min)..=Rating::from_tenths(max))
+}
+
+/// The rating `value` in tenths, or a problem at the field `name` (`rating.min` is
+/// `/rating/min`) when it is not a number from 0 to 20.
+fn tenths(value: Option<f64>, name: &str) -> Result<u16, Problem> {
+    let highest = f64::from(MAX_RATING_TENTHS) / 10.0;
+    match value {
+        Some(v) if (0.0..=highest).contains(&v) => Ok((v * 10.0).round() as u16),
+        _ => Err(Problem::invalid_at(
+            format!("/{}", name.replace('.', "/")),
+            format!(
+                "{name} must be a Sudoku Explainer rating from 0 to {highest}, such as 6.5, \
+                 or rating an object such as {{\"min\": 6.5, \"max\": 7.5}}"
+            ),
+        )),
+    }
+}
+
+async fn answer(
+    app: &AppState,
+    client: Client,
+    request: GenerateRequest,
+    source: Source,
+) -> Result<GenerateResponse, Problem> {
+    let ratings = wanted_ratings(&request, source)?;
     let symmetry = one_of(
         "symmetry",
         request.symmetry.as_deref().unwrap_or("none"),
@@ -111,19 +222,22 @@ pub async fn generate(
     let seed = request.seed.unwrap_or_else(random_seed);
     let timed = app
         .pool
-        .run(move |_| engine::generate(difficulty, seed, symmetry))
+        .run_generation(client, move |engine, budget| {
+            engine.generate(ratings, seed, symmetry, budget)
+        })
         .await?;
-    let generated = timed.value;
-    let render = |board: &Board| {
+    let generated = timed.value?;
+    let render = |grid: &Grid| {
         if as_rows {
-            BoardText::Rows(board.to_rows())
+            BoardText::Rows(grid.to_rows())
         } else {
-            BoardText::Line(board.to_line())
+            BoardText::Line(grid.to_line())
         }
     };
-    Ok(Json(GenerateResponse {
+    Ok(GenerateResponse {
+        id: puzzle_id(&generated.puzzle, &Rules::classic(generated.puzzle.shape())),
         puzzle: render(&generated.puzzle),
-        solution: render(generated.solution.board()),
+        solution: render(generated.solution.grid()),
         difficulty: generated.grade.difficulty.name(),
         seed,
         symmetry: match symmetry {
@@ -132,5 +246,5 @@ pub async fn generate(
         },
         givens: generated.puzzle.given_count(),
         grade: GradeJson::from(&generated.grade),
-    }))
+    })
 }

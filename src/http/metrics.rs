@@ -1,90 +1,141 @@
-//! Prometheus metrics, rendered in the text exposition format.
+//! What `/metrics` reports, kept with `prometheus-client` (the Prometheus project's Rust
+//! client) and rendered in the OpenMetrics text format, which Prometheus scrapes natively.
 //!
-//! Hand-rolled rather than a global recorder crate: each server (and each test server in one
-//! process) owns its own [`Metrics`], and the set is small enough to read at a glance. Label
-//! values come from fixed sets (matched route patterns, standard methods) so a scanner probing
-//! random paths cannot blow up the series count.
+//! Each server owns its own [`Metrics`] and `Registry` (no global recorder), so that test
+//! servers in one process stay independent. Label values come from fixed sets (the service's
+//! route patterns, standard methods, status codes) so a scanner probing random paths cannot
+//! grow the series count.
 
-use std::collections::BTreeMap;
-use std::fmt::Write;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::Duration;
+
+use prometheus_client::encoding::text::encode;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge as GaugeMetric;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
 
 /// Upper bounds of the latency buckets, in seconds.
 const BUCKETS: [f64; 14] = [
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0,
 ];
 
-/// A cumulative latency histogram.
-#[derive(Debug, Default, Clone)]
-struct Histogram {
-    /// Observations per bucket (not cumulative; summed when rendered).
-    counts: [u64; BUCKETS.len()],
-    count: u64,
-    sum_seconds: f64,
+/// The content type of [`Metrics::render`]'s output.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    route: &'static str,
+    method: &'static str,
+    status: u16,
 }
 
-impl Histogram {
-    fn observe(&mut self, elapsed: Duration) {
-        let secs = elapsed.as_secs_f64();
-        if let Some(i) = BUCKETS.iter().position(|&le| secs <= le) {
-            self.counts[i] += 1;
-        }
-        self.count += 1;
-        self.sum_seconds += secs;
-    }
-
-    fn render(&self, out: &mut String, name: &str, labels: &str) {
-        let sep = if labels.is_empty() { "" } else { "," };
-        let mut cumulative = 0;
-        for (le, n) in BUCKETS.iter().zip(self.counts) {
-            cumulative += n;
-            let _ = writeln!(
-                out,
-                "{name}_bucket{{{labels}{sep}le=\"{le}\"}} {cumulative}"
-            );
-        }
-        let _ = writeln!(
-            out,
-            "{name}_bucket{{{labels}{sep}le=\"+Inf\"}} {}",
-            self.count
-        );
-        let labels = if labels.is_empty() {
-            String::new()
-        } else {
-            format!("{{{labels}}}")
-        };
-        let _ = writeln!(out, "{name}_sum{labels} {}", self.sum_seconds);
-        let _ = writeln!(out, "{name}_count{labels} {}", self.count);
-    }
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RouteLabels {
+    route: &'static str,
 }
 
-/// Request counts and latency of one route.
-#[derive(Debug, Default)]
-struct RouteStats {
-    /// (method, status) -> requests answered.
-    answered: BTreeMap<(&'static str, u16), u64>,
-    latency: Histogram,
+fn latency_histogram() -> Histogram {
+    Histogram::new(BUCKETS)
 }
 
-/// Everything `/metrics` reports.
-#[derive(Debug, Default)]
+/// Everything `/metrics` reports. The fields are handles into `registry` (cheap clones of
+/// atomics), updated from the request path without a lock of ours.
+#[derive(Debug)]
 pub struct Metrics {
-    /// Route pattern -> its stats; one lock and no allocation per request once a route is seen.
-    routes: Mutex<BTreeMap<String, RouteStats>>,
-    /// Time spent inside the solver, per solve.
-    solve_time: Mutex<Histogram>,
-    solves_in_flight: AtomicI64,
-    solves_queued: AtomicI64,
-    solves_rejected: AtomicU64,
-    budget_exhausted: AtomicU64,
-    solves_inline: AtomicU64,
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    request_time: Family<RouteLabels, Histogram, fn() -> Histogram>,
+    requests_in_flight: GaugeMetric,
+    solve_time: Histogram,
+    solves_in_flight: GaugeMetric,
+    solves_queued: GaugeMetric,
+    solves_rejected: Counter,
+    budget_exhausted: Counter,
+    solves_inline: Counter,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let mut registry = Registry::default();
+        let requests = Family::<RequestLabels, Counter>::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests answered, by route, method and status",
+            requests.clone(),
+        );
+        let request_time =
+            Family::<RouteLabels, Histogram, fn() -> Histogram>::new_with_constructor(
+                latency_histogram,
+            );
+        registry.register(
+            "http_request_duration_seconds",
+            "Time to answer a request, by route",
+            request_time.clone(),
+        );
+        let requests_in_flight = GaugeMetric::default();
+        registry.register(
+            "http_requests_in_flight",
+            "HTTP requests received and not yet answered (this one included)",
+            requests_in_flight.clone(),
+        );
+        let solve_time = latency_histogram();
+        registry.register(
+            "solve_duration_seconds",
+            "Time spent on the solver threads per job",
+            solve_time.clone(),
+        );
+        let solves_in_flight = GaugeMetric::default();
+        registry.register(
+            "solves_in_flight",
+            "Jobs running on the solver threads now",
+            solves_in_flight.clone(),
+        );
+        let solves_queued = GaugeMetric::default();
+        registry.register(
+            "solves_queued",
+            "Jobs admitted and waiting for a solver thread",
+            solves_queued.clone(),
+        );
+        let solves_rejected = Counter::default();
+        registry.register(
+            "solves_rejected",
+            "Jobs refused with 503 because the pool and its queue were full",
+            solves_rejected.clone(),
+        );
+        let budget_exhausted = Counter::default();
+        registry.register(
+            "solves_budget_exhausted",
+            "Jobs (or batch items) that used their whole work budget",
+            budget_exhausted.clone(),
+        );
+        let solves_inline = Counter::default();
+        registry.register(
+            "solves_inline",
+            "Solves finished within the inline budget on the request's own worker",
+            solves_inline.clone(),
+        );
+        Metrics {
+            registry,
+            requests,
+            request_time,
+            requests_in_flight,
+            solve_time,
+            solves_in_flight,
+            solves_queued,
+            solves_rejected,
+            budget_exhausted,
+            solves_inline,
+        }
+    }
 }
 
 /// Which gauge a [`GaugeGuard`] holds up.
 #[derive(Debug, Clone, Copy)]
 pub enum Gauge {
+    /// HTTP requests between their headers and their answer.
+    Requests,
     InFlight,
     Queued,
 }
@@ -99,15 +150,14 @@ pub struct GaugeGuard<'a> {
 
 impl Drop for GaugeGuard<'_> {
     fn drop(&mut self) {
-        self.metrics
-            .gauge(self.gauge)
-            .fetch_sub(1, Ordering::Relaxed);
+        self.metrics.gauge(self.gauge).dec();
     }
 }
 
 impl Metrics {
-    fn gauge(&self, gauge: Gauge) -> &AtomicI64 {
+    fn gauge(&self, gauge: Gauge) -> &GaugeMetric {
         match gauge {
+            Gauge::Requests => &self.requests_in_flight,
             Gauge::InFlight => &self.solves_in_flight,
             Gauge::Queued => &self.solves_queued,
         }
@@ -115,7 +165,7 @@ impl Metrics {
 
     /// Holds `gauge` one higher while the guard lives.
     pub fn hold(&self, gauge: Gauge) -> GaugeGuard<'_> {
-        self.gauge(gauge).fetch_add(1, Ordering::Relaxed);
+        self.gauge(gauge).inc();
         GaugeGuard {
             metrics: self,
             gauge,
@@ -125,129 +175,60 @@ impl Metrics {
     /// Raises `gauge` by one until a matching [`Metrics::release_detached`]; for a count that
     /// is raised on one thread and lowered on another.
     pub fn hold_detached(&self, gauge: Gauge) {
-        self.gauge(gauge).fetch_add(1, Ordering::Relaxed);
+        self.gauge(gauge).inc();
     }
 
     /// Lowers a gauge raised with [`Metrics::hold_detached`].
     pub fn release_detached(&self, gauge: Gauge) {
-        self.gauge(gauge).fetch_sub(1, Ordering::Relaxed);
+        self.gauge(gauge).dec();
     }
 
-    /// Records one answered request.
+    /// Records one answered request. `route` is a route pattern or "unmatched".
     pub fn observe_request(
         &self,
-        route: &str,
+        route: &'static str,
         method: &'static str,
         status: u16,
         elapsed: Duration,
     ) {
-        let Ok(mut routes) = self.routes.lock() else {
-            return;
-        };
-        if !routes.contains_key(route) {
-            routes.insert(route.to_string(), RouteStats::default());
-        }
-        if let Some(stats) = routes.get_mut(route) {
-            *stats.answered.entry((method, status)).or_default() += 1;
-            stats.latency.observe(elapsed);
-        }
+        self.requests
+            .get_or_create(&RequestLabels {
+                route,
+                method,
+                status,
+            })
+            .inc();
+        self.request_time
+            .get_or_create(&RouteLabels { route })
+            .observe(elapsed.as_secs_f64());
     }
 
-    /// Records the solver time of one solve.
+    /// Records the solver time of one job.
     pub fn observe_solve(&self, elapsed: Duration) {
-        if let Ok(mut h) = self.solve_time.lock() {
-            h.observe(elapsed);
-        }
+        self.solve_time.observe(elapsed.as_secs_f64());
     }
 
     /// Records a solve that finished within the inline budget, without a hand-off.
     pub fn observe_inline_solve(&self, elapsed: Duration) {
-        self.solves_inline.fetch_add(1, Ordering::Relaxed);
+        self.solves_inline.inc();
         self.observe_solve(elapsed);
     }
 
-    /// Counts a solve refused because every slot and queue place was taken.
+    /// Counts a job refused because every slot and queue place was taken.
     pub fn count_rejected(&self) {
-        self.solves_rejected.fetch_add(1, Ordering::Relaxed);
+        self.solves_rejected.inc();
     }
 
-    /// Counts a solve that hit its search budget.
+    /// Counts a job that used its whole work budget.
     pub fn count_budget_exhausted(&self) {
-        self.budget_exhausted.fetch_add(1, Ordering::Relaxed);
+        self.budget_exhausted.inc();
     }
 
-    /// The text exposition format (version 0.0.4).
+    /// The OpenMetrics text exposition ([`CONTENT_TYPE`]).
     pub fn render(&self) -> String {
-        let mut out = String::with_capacity(4096);
-        out.push_str(
-            "# HELP http_requests_total HTTP requests answered, by route, method and status.\n\
-             # TYPE http_requests_total counter\n",
-        );
-        let routes = self.routes.lock().ok();
-        let routes = routes.as_deref().into_iter().flatten();
-        for (route, stats) in routes.clone() {
-            for ((method, status), n) in &stats.answered {
-                let _ = writeln!(
-                    out,
-                    "http_requests_total{{route=\"{route}\",method=\"{method}\",status=\"{status}\"}} {n}"
-                );
-            }
-        }
-        out.push_str(
-            "# HELP http_request_duration_seconds Time to answer a request, by route.\n\
-             # TYPE http_request_duration_seconds histogram\n",
-        );
-        for (route, stats) in routes {
-            let labels = format!("route=\"{route}\"");
-            stats
-                .latency
-                .render(&mut out, "http_request_duration_seconds", &labels);
-        }
-        out.push_str(
-            "# HELP solve_duration_seconds Time spent in the solver per solve.\n\
-             # TYPE solve_duration_seconds histogram\n",
-        );
-        if let Ok(h) = self.solve_time.lock() {
-            h.render(&mut out, "solve_duration_seconds", "");
-        }
-        let scalars = [
-            (
-                "solves_in_flight",
-                "gauge",
-                "Solves running on the CPU pool now.",
-                self.solves_in_flight.load(Ordering::Relaxed),
-            ),
-            (
-                "solves_queued",
-                "gauge",
-                "Solves admitted and waiting for a CPU slot.",
-                self.solves_queued.load(Ordering::Relaxed),
-            ),
-            (
-                "solves_rejected_total",
-                "counter",
-                "Solves refused with 503 because the pool and its queue were full.",
-                self.solves_rejected.load(Ordering::Relaxed) as i64,
-            ),
-            (
-                "solves_inline_total",
-                "counter",
-                "Solves finished within the inline budget on the request's own worker.",
-                self.solves_inline.load(Ordering::Relaxed) as i64,
-            ),
-            (
-                "solves_budget_exhausted_total",
-                "counter",
-                "Solves that hit the search budget.",
-                self.budget_exhausted.load(Ordering::Relaxed) as i64,
-            ),
-        ];
-        for (name, kind, help, value) in scalars {
-            let _ = writeln!(
-                out,
-                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
-            );
-        }
+        let mut out = String::with_capacity(8192);
+        // Writing into a String cannot fail.
+        let _ = encode(&mut out, &self.registry);
         out
     }
 }
@@ -264,18 +245,18 @@ mod tests {
         metrics.observe_solve(Duration::from_micros(40));
         let guard = metrics.hold(Gauge::InFlight);
         let text = metrics.render();
-        assert!(
-            text.contains("http_requests_total{route=\"/solve\",method=\"POST\",status=\"200\"} 2")
-        );
-        assert!(
-            text.contains("http_request_duration_seconds_bucket{route=\"/solve\",le=\"0.0005\"} 1")
-        );
-        assert!(
-            text.contains("http_request_duration_seconds_bucket{route=\"/solve\",le=\"+Inf\"} 2")
-        );
-        assert!(text.contains("solve_duration_seconds_count 1"));
-        assert!(text.contains("solves_in_flight 1"));
+        for line in [
+            "http_requests_total{route=\"/solve\",method=\"POST\",status=\"200\"} 2",
+            "http_request_duration_seconds_bucket{le=\"0.0005\",route=\"/solve\"} 1",
+            "http_request_duration_seconds_bucket{le=\"+Inf\",route=\"/solve\"} 2",
+            "solve_duration_seconds_count 1",
+            "solves_in_flight 1",
+            "solves_rejected_total 0",
+            "# EOF",
+        ] {
+            assert!(text.lines().any(|l| l == line), "missing {line} in\n{text}");
+        }
         drop(guard);
-        assert!(metrics.render().contains("solves_in_flight 0"));
+        assert!(metrics.render().lines().any(|l| l == "solves_in_flight 0"));
     }
 }

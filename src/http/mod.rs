@@ -2,15 +2,29 @@
 //! nothing about bitboards.
 //!
 //! * [`app`] builds the router with its middleware; [`run`] binds, serves and shuts down.
-//! * One file per endpoint group: [`solve`], [`batch`], [`validate`], [`logic`] (grade, hint,
-//!   candidates), [`generate`], [`ops`] (health, metrics, spec), [`playground`] (the page at
-//!   `/`, its files compiled in from `web/`).
-//! * [`problem`]: the RFC 9457 error type every failure becomes.
-//! * [`pool`]: the bounded CPU pool solves run on. [`metrics`], [`observe`]: what operators see.
+//!
+//! Layers import only downward:
+//! * [`wire`]: every JSON shape (DTO) and its conversion from and to engine types;
+//! * [`problem`]: the RFC 9457 error type every failure becomes, with `From` for every
+//!   engine error, so that handlers use `?`; [`extract`]: the JSON extractor that rejects
+//!   into it;
+//! * [`client`]: who a request counts for (peer, or `X-Forwarded-For` from a trusted proxy);
+//! * [`pool`]: the bounded CPU pool engine jobs run on, on the solver threads of a
+//!   [`fair`] queue shared fairly between clients (its own error type, into `Problem`);
+//! * handlers, one file per endpoint group: [`solve`] (solve, validate), [`batch`], [`logic`]
+//!   (grade, hint, candidates), [`generate`], [`ops`] (health, metrics, spec),
+//!   [`playground`] (the page at `/`, its files compiled in from `web/`).
+//!
+//! No handler knows which engine runs: they hand puzzles to the [`Engine`](crate::engine::Engine)
+//! through the pool. [`metrics`], [`observe`]: what operators see; [`server`]: connections.
 
 pub mod batch;
+pub mod client;
 pub mod config;
+pub mod extract;
+pub mod fair;
 pub mod generate;
+pub mod guard;
 pub mod logic;
 pub mod metrics;
 pub mod observe;
@@ -20,8 +34,6 @@ pub mod pool;
 pub mod problem;
 pub mod server;
 pub mod solve;
-pub mod validate;
-pub mod variant;
 pub mod wire;
 
 use std::process::ExitCode;
@@ -38,8 +50,8 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 pub use config::{LogFormat, ServeArgs};
 use metrics::Metrics;
-use pool::SolvePool;
-use server::{serve, shutdown_signal, ServeOptions};
+use pool::{Limits, SolvePool};
+use server::{serve, shutdown_signal};
 
 /// What every handler can reach. Cloned for every request (by each `State` extractor), so it
 /// is one reference count: bumping several shared counts per request made both cores fight
@@ -52,6 +64,8 @@ pub struct AppState(Arc<Shared>);
 pub struct Shared {
     pub pool: SolvePool,
     pub metrics: Arc<Metrics>,
+    /// What a request must pass before any handler runs.
+    pub guard: guard::Guard,
     /// False once shutdown has begun; `/readyz` reports it.
     pub ready: Arc<AtomicBool>,
     pub request_timeout: Duration,
@@ -66,23 +80,53 @@ impl std::ops::Deref for AppState {
 }
 
 impl AppState {
-    /// Fails only if the solver threads cannot be started.
+    /// Fails if the solver threads cannot be started or a setting is malformed.
     pub fn new(args: &ServeArgs) -> std::io::Result<AppState> {
         let metrics = Arc::new(Metrics::default());
         Ok(AppState(Arc::new(Shared {
             pool: SolvePool::new(
                 args.slots(),
                 args.queue(),
-                args.budget,
-                args.inline_budget,
+                Limits {
+                    work: args.work_budget,
+                    generate_work: args.generate_work_budget,
+                    inline_work: args.inline_work,
+                    time: args.request_timeout(),
+                },
                 metrics.clone(),
             )?,
             metrics,
+            guard: guard::Guard::new(
+                client::TrustedProxies::parse(&args.trusted_proxies)
+                    .map_err(std::io::Error::other)?,
+                args.body_limit,
+                args.batch_body_limit,
+                args.rate(),
+            ),
             ready: Arc::new(AtomicBool::new(true)),
             request_timeout: args.request_timeout(),
         })))
     }
 }
+
+/// Every route pattern the service answers (the playground's included): the only values the
+/// `route` metric label takes besides "unmatched".
+pub const ROUTE_PATTERNS: [&str; 14] = [
+    "/solve",
+    "/solve/batch",
+    "/validate",
+    "/grade",
+    "/hint",
+    "/candidates",
+    "/generate",
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/openapi.yaml",
+    "/",
+    "/playground.js",
+    "/playground.css",
+];
 
 /// The service's router with all middleware, outermost first: CORS, request observation
 /// (id, span, timeout, problem+json for every error, metrics, log), body limit.
@@ -93,11 +137,14 @@ pub fn app(state: AppState, args: &ServeArgs) -> Router {
             "/solve/batch",
             post(batch::solve_batch).layer(DefaultBodyLimit::max(args.batch_body_limit)),
         )
-        .route("/validate", post(validate::validate))
+        .route("/validate", post(solve::validate))
         .route("/grade", post(logic::grade))
         .route("/hint", post(logic::hint))
         .route("/candidates", post(logic::candidates))
-        .route("/generate", post(generate::generate))
+        .route(
+            "/generate",
+            post(generate::generate).get(generate::generate_get),
+        )
         .route("/healthz", get(ops::healthz))
         .route("/readyz", get(ops::readyz))
         .route("/metrics", get(ops::metrics))
@@ -136,6 +183,10 @@ fn cors(origins: &[String]) -> CorsLayer {
 
 /// Binds, serves until SIGINT/SIGTERM, drains, and exits 0; exit 1 if it cannot listen.
 pub async fn run(args: ServeArgs) -> ExitCode {
+    if let Err(message) = args.check_retired() {
+        eprintln!("sudoku-service: {message}");
+        return ExitCode::from(2);
+    }
     let addr = args.listen_addr();
     let listener = match TcpListener::bind(addr).await {
         Ok(listener) => listener,
@@ -153,20 +204,20 @@ pub async fn run(args: ServeArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // Its own target, so that scripts can switch this one line on with RUST_LOG=warn (see
+    // scripts/lib/server.sh): they learn the port from it.
     tracing::info!(
+        target: "sudoku_service::startup",
         addr = %local,
         solver_slots = args.slots(),
         queue = args.queue(),
-        budget = args.budget,
+        work_budget = args.work_budget,
+        max_connections = args.max_connections(),
         "listening on {local}"
     );
     let ready = state.ready.clone();
     let router = app(state, &args);
-    let options = ServeOptions {
-        header_timeout: args.header_timeout(),
-        shutdown_delay: args.shutdown_delay(),
-        drain_timeout: args.drain_timeout(),
-    };
+    let options = args.serve_options();
     match serve(listener, router, ready, options, shutdown_signal()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

@@ -15,11 +15,12 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request};
-use axum::http::{HeaderName, HeaderValue, Method};
+use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use tower::{Layer, Service};
 use tracing::Instrument;
 
+use super::metrics::Gauge;
 use super::problem::{as_problem_json, Problem};
 use super::AppState;
 
@@ -28,6 +29,16 @@ pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Route label for requests that matched no route: one series, not one per probed path.
 const UNMATCHED: &str = "unmatched";
+
+/// The metric label of a matched route pattern: one of the service's own patterns (a fixed
+/// set), so that label values never come from a client.
+fn route_label(pattern: &str) -> &'static str {
+    super::ROUTE_PATTERNS
+        .iter()
+        .copied()
+        .find(|&p| p == pattern)
+        .unwrap_or(UNMATCHED)
+}
 
 /// Wraps every route in [`Observe`].
 #[derive(Debug, Clone)]
@@ -82,7 +93,7 @@ where
     }
 }
 
-async fn observe<S>(app: AppState, request: Request, mut inner: S) -> Response
+async fn observe<S>(app: AppState, mut request: Request, mut inner: S) -> Response
 where
     S: Service<Request, Response = Response, Error = Infallible>,
 {
@@ -94,7 +105,9 @@ where
         .cloned()
         .unwrap_or_else(new_request_id);
     let matched = request.extensions().get::<MatchedPath>().cloned();
-    let route = matched.as_ref().map_or(UNMATCHED, MatchedPath::as_str);
+    let route = matched
+        .as_ref()
+        .map_or(UNMATCHED, |m| route_label(m.as_str()));
     let method = method_label(request.method());
     let span = tracing::info_span!(
         "request",
@@ -104,14 +117,31 @@ where
     );
 
     let uri = request.uri().clone();
-    let answer = tokio::time::timeout(app.request_timeout, inner.call(request))
-        .instrument(span.clone())
-        .await;
-    let response = match answer {
-        Ok(Ok(response)) => response,
-        Ok(Err(never)) => match never {},
-        Err(_elapsed) => Problem::Timeout.into_response(),
+    let in_flight = app.metrics.hold(Gauge::Requests);
+    let response = match app.guard.screen(&request, route) {
+        Ok(client) => {
+            request.extensions_mut().insert(client);
+            let answer = tokio::time::timeout(app.request_timeout, inner.call(request))
+                .instrument(span.clone())
+                .await;
+            match answer {
+                Ok(Ok(response)) => response,
+                Ok(Err(never)) => match never {},
+                Err(_elapsed) => Problem::Timeout.into_response(),
+            }
+        }
+        Err(refused) => {
+            // Refused before the body was read: the connection ends after this answer (its
+            // unread body would be taken for the next request), with a lingering close so
+            // that the client reads the answer.
+            let mut response = refused.into_response();
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
     };
+    drop(in_flight);
     let mut response = as_problem_json(response, uri.path());
     response.headers_mut().insert(X_REQUEST_ID.clone(), id);
 
@@ -163,6 +193,12 @@ fn method_label(method: &Method) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn route_labels_come_from_the_service_own_patterns() {
+        assert_eq!(route_label("/solve/batch"), "/solve/batch");
+        assert_eq!(route_label("/anything/else"), UNMATCHED);
+    }
 
     #[test]
     fn ids_are_checked_and_generated() {

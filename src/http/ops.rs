@@ -31,10 +31,7 @@ pub async fn readyz(State(app): State<AppState>) -> Result<Json<Value>, Problem>
 
 pub async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
     (
-        [(
-            header::CONTENT_TYPE,
-            "text/plain; version=0.0.4; charset=utf-8",
-        )],
+        [(header::CONTENT_TYPE, super::metrics::CONTENT_TYPE)],
         app.metrics.render(),
     )
 }

@@ -1,61 +1,171 @@
-//! Bounded CPU work: solves run on a dedicated rayon pool with one thread per solver slot;
-//! on the async workers only a capped first attempt (below).
+//! Bounded CPU work: engine jobs run on the dedicated solver threads of a [`FairQueue`], one
+//! thread per solver slot, shared fairly between clients; on the async workers only a capped
+//! first attempt (below).
 //!
-//! Why rayon rather than `spawn_blocking`: under load a request's solve takes microseconds,
-//! and waking a parked thread per request (the blocking pool's condvar plus a semaphore
-//! hand-off) cost more than the solve itself. Rayon's workers look for the next job for a
-//! moment before they sleep, so a busy service hands jobs over without a wake-up each.
+//! # Bounds
+//! * **Admission**: each client may hold `slots + queue` places (running or waiting), and all
+//!   clients together [`CLIENT_SHARES`] times that; a request beyond either is refused at once
+//!   with 503 + `Retry-After` instead of piling up. So a flood from one client fills only its
+//!   own places, and a lone client can use every one. The place moves into the job and is
+//!   released when the job ends on the CPU.
+//! * **Fairness**: the solver threads take jobs lane by lane in turn (each client has a lane
+//!   for single jobs and one for batch chunks; see [`FairQueue`]). A batch is queued as
+//!   chunks of [`BATCH_CHUNK`] puzzles, so it shares the threads with everyone's single
+//!   solves instead of taking them all.
+//! * **Work and time**: every job gets a [`Budget`] of the configured work units, a deadline
+//!   at the request's time limit, and a [`Cancel`] flag raised when the request's future is
+//!   dropped (the time limit passed in the middleware, or the client went away). A running
+//!   job then stops within a fraction of a millisecond, a queued one never starts, and the
+//!   place is free again.
+//! * **Counting**: a job whose budget ran out of work is counted here, once, whatever the
+//!   endpoint made of it (an error, or a hint that says "undecided").
 //!
-//! Admission is one semaphore of `slots + queue` permits, taken with `try_acquire`: a request
-//! beyond that is refused at once with 503 + `Retry-After` instead of piling up. The permit
-//! moves into the job, so if the client goes away or the request times out, the place stays
-//! taken until the solver really stops: the bound holds for CPU work, not just for futures.
-//! The pool's thread count is the concurrency bound; the budget bounds each job.
+//! The one exception to "CPU work on the solver threads" is
+//! [`SolvePool::run_inline_first`]: a job is first tried on the request's own async worker
+//! with the inline work budget (default 32 units: a few microseconds), and only a job that
+//! needs more goes to the solver threads, from scratch, with the full budget. Most real
+//! puzzles need no guess at all, and for them the hand-off to another thread and back cost
+//! more than the solve (measured in BENCHMARKS.md). The bound that keeps the runtime
+//! responsive still holds: no request spends more than the inline budget on a worker.
 //!
-//! The one exception is [`SolvePool::count_solutions`]'s first attempt: a classic puzzle gets
-//! a few guesses (the inline budget, default 32: a few microseconds, the order of parsing its
-//! JSON) on the request's own async worker, and only a search that needs more goes to the
-//! solver threads, from scratch, with the full budget. Most real puzzles need no guess at all,
-//! and for them the hand-off to another thread and back cost more than the solve (measured in
-//! BENCHMARKS.md). The bound that keeps the runtime responsive still holds: no request spends
-//! more than the inline budget on a worker, however hard its puzzle.
+//! The pool knows nothing of Sudoku: it hands jobs an [`Engine`] (one per thread, reused) and a
+//! budget, and the engine decides what runs.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
-use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::oneshot;
 use tracing::Span;
 
+use super::client::Client;
+use super::fair::{FairQueue, Lane};
 use super::metrics::{Gauge, Metrics};
 use super::problem::Problem;
-use crate::engine::{Counted, GaveUp, Puzzle, Solver};
+use crate::engine::{Budget, Cancel, Engine, Stop};
 
-/// The solver pool: how many solves run at once, how many may wait, and the search budget.
+/// How many clients' worth of places the pool has in all: a client may hold `slots + queue`
+/// places, all clients together this many times that.
+pub const CLIENT_SHARES: usize = 4;
+
+/// Puzzles per job when a batch is queued: small enough that another client's job waits for
+/// at most a few milliseconds of batch work, large enough that queueing costs nothing.
+pub const BATCH_CHUNK: usize = 16;
+
+/// Why the pool did not run a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PoolError {
+    /// Every place this client may hold (or every place there is) is taken.
+    #[error("all solver slots and queue places are taken")]
+    Overloaded { retry_after_secs: u64 },
+    /// The job panicked (a bug); it was contained.
+    #[error("a solver job failed")]
+    Crashed,
+}
+
+impl From<PoolError> for Problem {
+    fn from(err: PoolError) -> Problem {
+        match err {
+            PoolError::Overloaded { retry_after_secs } => Problem::Overloaded { retry_after_secs },
+            PoolError::Crashed => Problem::Internal,
+        }
+    }
+}
+
+/// What every job may spend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Work units per job (per item, in a batch).
+    pub work: u64,
+    /// Work units per generation job ([`SolvePool::run_generation`]).
+    pub generate_work: u64,
+    /// Work a job may spend on the request's own async worker before it is handed over.
+    pub inline_work: u64,
+    /// The request's time limit: a job's deadline is this long after it was submitted.
+    pub time: Duration,
+}
+
+/// The places of the pool, by client.
+#[derive(Debug)]
+struct Places {
+    per_client: usize,
+    total: usize,
+    held: Mutex<(usize, HashMap<Client, usize>)>,
+}
+
+impl Places {
+    fn take(&self, client: Client) -> bool {
+        let Ok(mut held) = self.held.lock() else {
+            return false;
+        };
+        let (all, by_client) = &mut *held;
+        let mine = by_client.entry(client).or_insert(0);
+        if *all >= self.total || *mine >= self.per_client {
+            if *mine == 0 {
+                by_client.remove(&client);
+            }
+            return false;
+        }
+        *mine += 1;
+        *all += 1;
+        true
+    }
+
+    fn give_back(&self, client: Client) {
+        if let Ok(mut held) = self.held.lock() {
+            let (all, by_client) = &mut *held;
+            *all -= 1;
+            if let Some(mine) = by_client.get_mut(&client) {
+                *mine -= 1;
+                if *mine == 0 {
+                    by_client.remove(&client);
+                }
+            }
+        }
+    }
+}
+
+/// The solver pool: how many jobs run at once, how many may wait, and what each may spend.
 #[derive(Debug, Clone)]
 pub struct SolvePool {
-    threads: Arc<rayon::ThreadPool>,
-    admitted: Arc<Semaphore>,
-    budget: u64,
-    /// Guesses a solve may spend on the request's async worker before it is handed over.
-    inline_budget: u64,
+    queue: Arc<FairQueue>,
+    places: Arc<Places>,
+    limits: Limits,
     metrics: Arc<Metrics>,
 }
 
-/// A place in the pool (running or queued). Cloned into every job it covers and released
-/// when the last clone is dropped, which for a job is when it has finished on the CPU.
+/// A client's place in the pool (running or queued). Cloned into every job it covers and
+/// released when the last clone is dropped, which for a job is when it has finished on the
+/// CPU.
 #[derive(Debug, Clone)]
-pub struct Admission {
-    _permit: Arc<OwnedSemaphorePermit>,
+pub struct Admission(Arc<Held>);
+
+#[derive(Debug)]
+struct Held {
+    places: Arc<Places>,
+    client: Client,
 }
 
-/// Raises its flag when dropped.
-struct AbandonOnDrop(Arc<AtomicBool>);
-
-impl Drop for AbandonOnDrop {
+impl Drop for Held {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.places.give_back(self.client);
+    }
+}
+
+impl Admission {
+    /// The client this place belongs to.
+    pub fn client(&self) -> Client {
+        self.0.client
+    }
+}
+
+/// Raises its cancel flag when dropped: held by the future that waits for a job, so that
+/// dropping the future (time limit, client gone) stops the job.
+struct CancelOnDrop(Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
     }
 }
 
@@ -67,238 +177,309 @@ pub struct Timed<T> {
 }
 
 thread_local! {
-    /// One solver per thread that solves (pool threads, and async workers for inline
-    /// attempts), reused: its guess stack is allocated once.
-    static SOLVER: std::cell::RefCell<Solver> = std::cell::RefCell::new(Solver::new());
+    /// One engine per thread that runs jobs (solver threads, and async workers for inline
+    /// attempts), reused: its solvers' scratch space is allocated once.
+    static ENGINE: std::cell::RefCell<Engine> = std::cell::RefCell::new(Engine::new());
 }
 
-/// Runs `job` with this thread's solver, set to `budget` guesses.
-fn with_thread_solver<T>(budget: u64, job: impl FnOnce(&mut Solver) -> T) -> T {
-    SOLVER.with_borrow_mut(|solver| {
-        solver.set_budget(budget);
-        job(solver)
-    })
+/// Runs `job` with this thread's engine.
+fn with_engine<T>(job: impl FnOnce(&mut Engine) -> T) -> T {
+    ENGINE.with_borrow_mut(job)
 }
 
 impl SolvePool {
-    /// `slots` solver threads (at least 1), `queue` more jobs waiting, `budget` guesses per
-    /// solve, of which `inline_budget` may be tried on the caller's thread first (0: none).
+    /// `slots` solver threads (at least 1), `queue` more jobs waiting per client, `limits`
+    /// per job.
     pub fn new(
         slots: usize,
         queue: usize,
-        budget: u64,
-        inline_budget: u64,
+        limits: Limits,
         metrics: Arc<Metrics>,
     ) -> std::io::Result<SolvePool> {
         let slots = slots.max(1);
-        let threads = rayon::ThreadPoolBuilder::new()
-            .num_threads(slots)
-            .thread_name(|i| format!("solver-{i}"))
-            // Rayon aborts the process on a panicking job by default; log it instead. The
-            // job's reply is dropped, so its request gets a 500 problem.
-            .panic_handler(|_| tracing::error!("a solver job panicked"))
-            .build()
-            .map_err(std::io::Error::other)?;
+        let per_client = slots + queue;
         Ok(SolvePool {
-            threads: Arc::new(threads),
-            admitted: Arc::new(Semaphore::new(slots + queue)),
-            budget,
-            inline_budget: inline_budget.min(budget),
+            queue: Arc::new(FairQueue::new(slots)?),
+            places: Arc::new(Places {
+                per_client,
+                total: per_client * CLIENT_SHARES,
+                held: Mutex::new((0, HashMap::new())),
+            }),
+            limits: Limits {
+                inline_work: limits.inline_work.min(limits.work),
+                ..limits
+            },
             metrics,
         })
     }
 
-    /// Counts `puzzle`'s solutions up to `limit`: within the inline budget right here, else on
-    /// the pool with the full budget (see the module docs for why).
-    pub async fn count_solutions(
+    /// The full budget of one job submitted now that may spend `work` units.
+    fn budget(&self, work: u64, submitted: Instant, cancel: &Cancel) -> Budget {
+        Budget::work(work)
+            .with_deadline(submitted + self.limits.time)
+            .with_cancel(cancel.clone())
+    }
+
+    /// Counts a job (or batch item) whose budget ran out of work.
+    fn note(&self, budget: &Budget) {
+        if budget.stopped() == Some(Stop::Work) {
+            self.metrics.count_budget_exhausted();
+        }
+    }
+
+    /// Runs `job` within the inline work budget right here; when that is not enough, again
+    /// on the solver threads with the full budget (see the module docs for why).
+    pub async fn run_inline_first<T, F>(
         &self,
-        puzzle: Puzzle,
-        limit: u32,
-    ) -> Result<Timed<Result<Counted, GaveUp>>, Problem> {
-        if self.inline_budget > 0 {
+        client: Client,
+        job: F,
+    ) -> Result<Timed<T>, PoolError>
+    where
+        F: Fn(&mut Engine, &Budget) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        if self.limits.inline_work > 0 {
             let started = Instant::now();
-            // A panic here would unwind through the connection; on the pool it is caught and
-            // becomes a 500, so it does here too.
-            let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                with_thread_solver(self.inline_budget, |solver| {
-                    solver.count_solutions(&puzzle, limit)
-                })
+            let budget = Budget::work(self.limits.inline_work);
+            // A panic here would unwind through the connection; on the solver threads it is
+            // caught and becomes a 500, so it does here too.
+            let value = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                with_engine(|engine| job(engine, &budget))
             }))
             .map_err(|_| {
-                tracing::error!("an inline solve panicked");
-                Problem::Internal
+                tracing::error!("an inline job panicked");
+                PoolError::Crashed
             })?;
             let elapsed = started.elapsed();
-            if attempt.is_ok() {
-                self.metrics.observe_inline_solve(elapsed);
-            }
-            // A search that gave up goes to the pool, unless the inline budget was the whole
-            // budget: the pool would only repeat it.
-            if attempt.is_ok() || self.inline_budget == self.budget {
-                return Ok(Timed {
-                    value: attempt,
-                    elapsed,
-                });
+            let enough = budget.stopped().is_none();
+            // A job that ran out goes to the solver threads, unless the inline budget was the
+            // whole budget: they would only repeat it.
+            if enough || self.limits.inline_work == self.limits.work {
+                if enough {
+                    self.metrics.observe_inline_solve(elapsed);
+                } else {
+                    self.note(&budget);
+                }
+                return Ok(Timed { value, elapsed });
             }
         }
-        self.run(move |solver| solver.count_solutions(&puzzle, limit))
+        self.run(client, job).await
+    }
+
+    /// Takes one of `client`'s places (running or waiting), or refuses at once when it has
+    /// none left or the pool is full.
+    pub fn admit(&self, client: Client) -> Result<Admission, PoolError> {
+        if self.places.take(client) {
+            Ok(Admission(Arc::new(Held {
+                places: Arc::clone(&self.places),
+                client,
+            })))
+        } else {
+            self.metrics.count_rejected();
+            Err(PoolError::Overloaded {
+                retry_after_secs: 1,
+            })
+        }
+    }
+
+    /// Runs `job` with an engine and the full budget on the solver threads, or refuses at
+    /// once when `client` has no place left.
+    pub async fn run<T, F>(&self, client: Client, job: F) -> Result<Timed<T>, PoolError>
+    where
+        F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        self.run_with_work(client, self.limits.work, job).await
+    }
+
+    /// [`run`](SolvePool::run) with the generation work budget instead of a job's.
+    pub async fn run_generation<T, F>(&self, client: Client, job: F) -> Result<Timed<T>, PoolError>
+    where
+        F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        self.run_with_work(client, self.limits.generate_work, job)
             .await
     }
 
-    /// Takes a place (slot or queue), or refuses at once with 503 when all are taken.
-    pub fn admit(&self) -> Result<Admission, Problem> {
-        match self.admitted.clone().try_acquire_owned() {
-            Ok(permit) => Ok(Admission {
-                _permit: Arc::new(permit),
-            }),
-            Err(_) => {
-                self.metrics.count_rejected();
-                Err(Problem::Overloaded {
-                    retry_after_secs: 1,
-                })
-            }
-        }
-    }
-
-    /// Runs `job` with a solver on the pool, or refuses at once when full.
-    pub async fn run<T, F>(&self, job: F) -> Result<Timed<T>, Problem>
+    async fn run_with_work<T, F>(
+        &self,
+        client: Client,
+        work: u64,
+        job: F,
+    ) -> Result<Timed<T>, PoolError>
     where
-        F: FnOnce(&mut Solver) -> T + Send + 'static,
+        F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
         T: Send + 'static,
     {
-        let admission = self.admit()?;
-        let budget = self.budget;
-        self.spawn(admission, move || with_thread_solver(budget, job))
-            .await
+        let admission = self.admit(client)?;
+        let pool = self.clone();
+        let submitted = Instant::now();
+        let cancel = Cancel::new();
+        let _cancel_on_drop = CancelOnDrop(cancel.clone());
+        self.spawn(Lane::Single, admission, &cancel, move |cancel| {
+            let budget = pool.budget(work, submitted, cancel);
+            let value = with_engine(|engine| job(engine, &budget));
+            pool.note(&budget);
+            value
+        })
+        .await
     }
 
-    /// Runs `job` on the pool with the search budget as its argument, for engines other than
-    /// the 9x9 [`Solver`]; refuses at once when full.
-    pub async fn run_with_budget<T, F>(&self, job: F) -> Result<Timed<T>, Problem>
-    where
-        F: FnOnce(u64) -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        let admission = self.admit()?;
-        let budget = self.budget;
-        self.spawn(admission, move || job(budget)).await
-    }
-
-    /// Solves `items` in parallel on the pool's threads (the same CPU bound as single
-    /// solves) under an admission already taken, and returns the answers in input order.
+    /// Runs `job` for every item on the solver threads, queued in chunks of [`BATCH_CHUNK`]
+    /// in the client's batch lane (each item with its own full budget), under an admission
+    /// already taken, and returns the answers in input order. When the future is dropped, the
+    /// remaining items stop the way single jobs do.
     pub async fn run_batch<I, T, F>(
         &self,
         admission: &Admission,
         items: Vec<I>,
         job: F,
-    ) -> Result<Timed<Vec<T>>, Problem>
+    ) -> Result<Timed<Vec<T>>, PoolError>
     where
         I: Send + Sync + 'static,
         T: Send + 'static,
-        F: Fn(&mut Solver, &I) -> T + Send + Sync + 'static,
+        F: Fn(&mut Engine, &Budget, &I) -> T + Send + Sync + 'static,
     {
-        let budget = self.budget;
-        // Set when this future is dropped (timeout, client gone): the remaining items are
-        // skipped instead of holding the solver threads for an answer nobody reads.
-        let abandoned = AbandonOnDrop(Arc::new(AtomicBool::new(false)));
-        let stop = Arc::clone(&abandoned.0);
-        let timed = self
-            .spawn(admission.clone(), move || {
-                items
-                    .par_iter()
-                    .map_init(
-                        || Solver::with_budget(budget),
-                        |solver, item| (!stop.load(Ordering::Relaxed)).then(|| job(solver, item)),
-                    )
-                    .collect::<Vec<Option<T>>>()
-            })
-            .await?;
-        Ok(Timed {
-            value: timed.value.into_iter().flatten().collect(),
-            elapsed: timed.elapsed,
-        })
+        let submitted = Instant::now();
+        let cancel = Cancel::new();
+        let _cancel_on_drop = CancelOnDrop(cancel.clone());
+        let job = Arc::new(job);
+        let mut chunks = Vec::new();
+        let mut items = items.into_iter();
+        loop {
+            let chunk: Vec<I> = items.by_ref().take(BATCH_CHUNK).collect();
+            if chunk.is_empty() {
+                break;
+            }
+            let (pool, job) = (self.clone(), Arc::clone(&job));
+            chunks.push(
+                self.spawn(Lane::Batch, admission.clone(), &cancel, move |cancel| {
+                    chunk
+                        .iter()
+                        .map(|item| {
+                            let budget = pool.budget(pool.limits.work, submitted, cancel);
+                            let value = with_engine(|engine| job(engine, &budget, item));
+                            pool.note(&budget);
+                            value
+                        })
+                        .collect::<Vec<T>>()
+                }),
+            );
+        }
+        let mut value = Vec::new();
+        let mut elapsed = Duration::ZERO;
+        for chunk in chunks {
+            let timed = chunk.await?;
+            value.extend(timed.value);
+            elapsed += timed.elapsed;
+        }
+        Ok(Timed { value, elapsed })
     }
 
-    /// Queues `work` on the pool holding `admission` until it ends, and awaits its answer.
-    async fn spawn<T, W>(&self, admission: Admission, work: W) -> Result<Timed<T>, Problem>
+    /// Queues `work` in `admission`'s client's `lane`, holding the place until it ends; the
+    /// returned future awaits its answer. `work` gets the cancel flag; a job whose flag is up
+    /// before it starts is skipped.
+    fn spawn<T, W>(
+        &self,
+        lane: Lane,
+        admission: Admission,
+        cancel: &Cancel,
+        work: W,
+    ) -> impl std::future::Future<Output = Result<Timed<T>, PoolError>>
     where
-        W: FnOnce() -> T + Send + 'static,
+        W: FnOnce(&Cancel) -> T + Send + 'static,
         T: Send + 'static,
     {
         self.metrics.hold_detached(Gauge::Queued);
         let span = Span::current();
         let metrics = Arc::clone(&self.metrics);
         let (reply, answer) = oneshot::channel();
-        self.threads.spawn(move || {
-            metrics.release_detached(Gauge::Queued);
-            let started = Instant::now();
-            let value = {
-                let _entered = span.enter();
-                let _in_flight = metrics.hold(Gauge::InFlight);
-                work()
-            };
-            let elapsed = started.elapsed();
-            metrics.observe_solve(elapsed);
-            // Free the place before answering, so a client that sends its next request as
-            // soon as it has this answer finds the place free again.
-            drop(admission);
-            // The requester may be gone (timeout, disconnect); the answer is then dropped.
-            let _ = reply.send(Timed { value, elapsed });
-        });
-        answer.await.map_err(|_| {
-            tracing::error!("solver job ended without an answer");
-            Problem::Internal
-        })
-    }
-
-    /// Counts a solve that hit the search budget (for `/metrics`).
-    pub fn note_budget_exhausted(&self) {
-        self.metrics.count_budget_exhausted();
+        let client = admission.client();
+        let cancel = cancel.clone();
+        self.queue.push(
+            client,
+            lane,
+            Box::new(move || {
+                metrics.release_detached(Gauge::Queued);
+                if cancel.is_cancelled() {
+                    // Nobody waits for this answer any more: do not start.
+                    return;
+                }
+                let started = Instant::now();
+                let value = {
+                    let _entered = span.enter();
+                    let _in_flight = metrics.hold(Gauge::InFlight);
+                    work(&cancel)
+                };
+                let elapsed = started.elapsed();
+                metrics.observe_solve(elapsed);
+                // Free the place before answering, so a client that sends its next request
+                // as soon as it has this answer finds the place free again.
+                drop(admission);
+                // The requester may be gone (timeout, disconnect); the answer is then dropped.
+                let _ = reply.send(Timed { value, elapsed });
+            }),
+        );
+        async move {
+            answer.await.map_err(|_| {
+                tracing::error!("solver job ended without an answer");
+                PoolError::Crashed
+            })
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{Grid, Puzzle};
+    use std::net::{IpAddr, Ipv4Addr};
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    fn client(n: u8) -> Client {
+        Client(IpAddr::V4(Ipv4Addr::new(10, 0, 0, n)))
+    }
+
+    fn one() -> Client {
+        client(1)
+    }
+
+    fn limits(work: u64, inline_work: u64) -> Limits {
+        Limits {
+            work,
+            generate_work: work,
+            inline_work,
+            time: Duration::from_secs(10),
+        }
+    }
+
+    fn pool(slots: usize, queue: usize, limits: Limits) -> (SolvePool, Arc<Metrics>) {
+        let metrics = Arc::new(Metrics::default());
+        let pool = SolvePool::new(slots, queue, limits, metrics.clone()).unwrap();
+        (pool, metrics)
+    }
 
     /// Starts a job that holds a one-place pool's place until the sender is used or dropped.
     async fn occupy_the_only_place(
         pool: &SolvePool,
     ) -> (
         std::sync::mpsc::Sender<()>,
-        tokio::task::JoinHandle<Result<Timed<Option<()>>, Problem>>,
+        tokio::task::JoinHandle<Result<Timed<Option<()>>, PoolError>>,
     ) {
         let (release, wait) = std::sync::mpsc::channel::<()>();
         let busy = {
             let pool = pool.clone();
-            tokio::spawn(async move { pool.run(move |_| wait.recv().ok()).await })
+            tokio::spawn(async move { pool.run(one(), move |_, _| wait.recv().ok()).await })
         };
-        while pool.admitted.available_permits() != 0 {
+        while pool.places.held.lock().unwrap().0 == 0 {
             tokio::task::yield_now().await;
         }
         (release, busy)
     }
 
-    #[tokio::test]
-    async fn refuses_at_once_beyond_slots_and_queue() {
-        let pool = SolvePool::new(1, 0, 10, 0, Arc::new(Metrics::default())).unwrap();
-        let (release, busy) = occupy_the_only_place(&pool).await;
-        let refused = pool.run(|_| ()).await.unwrap_err();
-        assert!(matches!(refused, Problem::Overloaded { .. }));
-        release.send(()).unwrap();
-        assert!(busy.await.unwrap().is_ok());
-        assert!(pool.run(|_| 7).await.is_ok_and(|t| t.value == 7));
-    }
-
-    #[tokio::test]
-    async fn each_job_gets_the_configured_budget() {
-        let pool = SolvePool::new(1, 4, 42, 0, Arc::new(Metrics::default())).unwrap();
-        let timed = pool.run(|solver| solver.budget()).await.unwrap();
-        assert_eq!(timed.value, 42);
-    }
-
     fn puzzle(line: &str) -> Puzzle {
-        Puzzle::new(crate::engine::Board::from_line(line).unwrap()).unwrap()
+        Puzzle::classic(Grid::from_line(line).unwrap()).unwrap()
     }
 
     /// Solved by propagation alone: no guess.
@@ -308,67 +489,161 @@ mod tests {
     const HARD: &str =
         "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
 
-    fn inline_count(metrics: &Metrics) -> String {
-        let text = metrics.render();
-        text.lines()
-            .find(|l| l.starts_with("solves_inline_total "))
+    fn count_job(line: &'static str) -> impl Fn(&mut Engine, &Budget) -> Option<u32> + Send {
+        let puzzle = puzzle(line);
+        move |engine: &mut Engine, budget: &Budget| {
+            engine.count(&puzzle, 2, budget).ok().map(|c| c.count)
+        }
+    }
+
+    fn scalar(metrics: &Metrics, name: &str) -> String {
+        metrics
+            .render()
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
             .unwrap()
             .to_string()
     }
 
     #[tokio::test]
-    async fn easy_puzzles_are_solved_inline_even_when_the_pool_is_full() {
-        let metrics = Arc::new(Metrics::default());
-        let pool = SolvePool::new(1, 0, 100_000, 32, metrics.clone()).unwrap();
+    async fn refuses_at_once_beyond_slots_and_queue() {
+        let (pool, _) = pool(1, 0, limits(10, 0));
         let (release, busy) = occupy_the_only_place(&pool).await;
-        let timed = pool.count_solutions(puzzle(EASY), 2).await.unwrap();
-        assert_eq!(timed.value.unwrap().count, 1);
-        assert_eq!(inline_count(&metrics), "solves_inline_total 1");
-        // A hard one needs the pool, which is full: refused, not solved on the async worker.
-        let refused = pool.count_solutions(puzzle(HARD), 2).await.unwrap_err();
-        assert!(matches!(refused, Problem::Overloaded { .. }));
+        let refused = pool.run(one(), |_, _| ()).await.unwrap_err();
+        assert!(matches!(refused, PoolError::Overloaded { .. }));
+        release.send(()).unwrap();
+        assert!(busy.await.unwrap().is_ok());
+        assert!(pool.run(one(), |_, _| 7).await.is_ok_and(|t| t.value == 7));
+    }
+
+    #[tokio::test]
+    async fn one_client_cannot_take_another_clients_places() {
+        let (pool, _) = pool(1, 1, limits(10, 0));
+        let (release, busy) = occupy_the_only_place(&pool).await;
+        // Client 1 holds one place and one more would be its last: the other is still free
+        // for a different client, and the pool's total is far from reached.
+        assert!(pool.admit(one()).is_ok());
+        let _theirs = pool.admit(client(2)).unwrap();
+        let _second = pool.admit(client(2)).unwrap();
+        assert!(
+            pool.admit(client(2)).is_err(),
+            "client 2 holds its two places"
+        );
         release.send(()).unwrap();
         assert!(busy.await.unwrap().is_ok());
     }
 
     #[tokio::test]
-    async fn a_search_beyond_the_inline_budget_starts_again_on_the_pool() {
-        let metrics = Arc::new(Metrics::default());
-        let pool = SolvePool::new(1, 1, 100_000, 32, metrics.clone()).unwrap();
-        let expected = Solver::new().count_solutions(&puzzle(HARD), 2).unwrap();
-        assert!(expected.stats.guesses > 32);
-        let counted = pool
-            .count_solutions(puzzle(HARD), 2)
-            .await
-            .unwrap()
-            .value
-            .unwrap();
-        assert_eq!(counted.count, expected.count);
-        assert_eq!(counted.first, expected.first);
+    async fn each_job_gets_the_configured_budget() {
+        let (pool, _) = pool(1, 4, limits(42, 0));
+        let timed = pool.run(one(), |_, budget| budget.limit()).await.unwrap();
+        assert_eq!(timed.value, 42);
+    }
+
+    #[tokio::test]
+    async fn easy_puzzles_are_solved_inline_even_when_the_pool_is_full() {
+        let (pool, metrics) = pool(1, 0, limits(100_000, 32));
+        let (release, busy) = occupy_the_only_place(&pool).await;
+        let timed = pool.run_inline_first(one(), count_job(EASY)).await.unwrap();
+        assert_eq!(timed.value, Some(1));
         assert_eq!(
-            counted.stats.guesses, expected.stats.guesses,
-            "a fresh, full search"
+            scalar(&metrics, "solves_inline_total"),
+            "solves_inline_total 1"
         );
-        assert_eq!(inline_count(&metrics), "solves_inline_total 0");
+        // A hard one needs the pool, which is full: refused, not solved on the async worker.
+        let refused = pool
+            .run_inline_first(one(), count_job(HARD))
+            .await
+            .unwrap_err();
+        assert!(matches!(refused, PoolError::Overloaded { .. }));
+        release.send(()).unwrap();
+        assert!(busy.await.unwrap().is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_job_beyond_the_inline_budget_starts_again_on_the_pool() {
+        let (pool, metrics) = pool(1, 1, limits(100_000, 32));
+        let timed = pool.run_inline_first(one(), count_job(HARD)).await.unwrap();
+        assert_eq!(timed.value, Some(1));
+        assert_eq!(
+            scalar(&metrics, "solves_inline_total"),
+            "solves_inline_total 0"
+        );
+        assert_eq!(
+            scalar(&metrics, "solves_budget_exhausted_total"),
+            "solves_budget_exhausted_total 0",
+            "running out of the inline budget is not running out"
+        );
     }
 
     #[tokio::test]
     async fn an_inline_budget_of_zero_sends_everything_to_the_pool() {
-        let metrics = Arc::new(Metrics::default());
-        let pool = SolvePool::new(1, 1, 100_000, 0, metrics.clone()).unwrap();
-        pool.count_solutions(puzzle(EASY), 2).await.unwrap();
-        assert_eq!(inline_count(&metrics), "solves_inline_total 0");
+        let (pool, metrics) = pool(1, 1, limits(100_000, 0));
+        pool.run_inline_first(one(), count_job(EASY)).await.unwrap();
+        assert_eq!(
+            scalar(&metrics, "solves_inline_total"),
+            "solves_inline_total 0"
+        );
     }
 
     #[tokio::test]
     async fn with_a_budget_inside_the_inline_cap_the_search_is_not_repeated() {
-        let metrics = Arc::new(Metrics::default());
         // No place on the pool at all: an answer can only come from the inline attempt.
-        let pool = SolvePool::new(1, 0, 10, 32, metrics.clone()).unwrap();
+        let (pool, metrics) = pool(1, 0, limits(10, 32));
         let (release, busy) = occupy_the_only_place(&pool).await;
-        let timed = pool.count_solutions(puzzle(HARD), 2).await.unwrap();
-        assert!(timed.value.unwrap_err().stats.guesses >= 10);
+        let timed = pool.run_inline_first(one(), count_job(HARD)).await.unwrap();
+        assert_eq!(timed.value, None, "out of budget");
+        assert_eq!(
+            scalar(&metrics, "solves_budget_exhausted_total"),
+            "solves_budget_exhausted_total 1"
+        );
         release.send(()).unwrap();
         assert!(busy.await.unwrap().is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_dropped_request_stops_its_running_job_and_its_queued_ones_never_start() {
+        let (pool, metrics) = pool(1, 4, limits(u64::MAX, 0));
+        let open = puzzle(&".".repeat(81));
+        let started = Arc::new(AtomicBool::new(false));
+        let endless = {
+            let (pool, open, started) = (pool.clone(), open.clone(), started.clone());
+            tokio::spawn(async move {
+                pool.run(one(), move |engine, budget| {
+                    started.store(true, Ordering::Relaxed);
+                    engine.count(&open, u32::MAX, budget)
+                })
+                .await
+            })
+        };
+        while !started.load(Ordering::Relaxed) {
+            tokio::task::yield_now().await;
+        }
+        let queued_ran = Arc::new(AtomicBool::new(false));
+        let queued = {
+            let (pool, ran) = (pool.clone(), queued_ran.clone());
+            tokio::spawn(async move {
+                pool.run(one(), move |_, _| ran.store(true, Ordering::Relaxed))
+                    .await
+            })
+        };
+        while scalar(&metrics, "solves_queued") != "solves_queued 1" {
+            tokio::task::yield_now().await;
+        }
+        // Both requesters go away (as on a timeout or a closed connection).
+        queued.abort();
+        endless.abort();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while scalar(&metrics, "solves_in_flight") != "solves_in_flight 0"
+            || pool.places.held.lock().unwrap().0 != 0
+        {
+            assert!(Instant::now() < deadline, "the job did not stop");
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        assert_eq!(scalar(&metrics, "solves_queued"), "solves_queued 0");
+        assert!(
+            !queued_ran.load(Ordering::Relaxed),
+            "a cancelled job started"
+        );
     }
 }

@@ -11,10 +11,17 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use super::wire::ConflictJson;
-use crate::engine::{Conflict, GaveUp, ParseError};
+use crate::engine::{
+    CageError, Cell, Conflict, Digit, EngineError, Exhausted, GenerateError, ParseError, PlayError,
+    PuzzleError, RegionError, RulesError, Stop,
+};
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// What a 415 tells a client that forgot the header (plain `curl -d` sends a form type).
+pub const SEND_JSON_HINT: &str = "send the body as JSON with the header \
+     'Content-Type: application/json' (with curl: -H 'Content-Type: application/json')";
 
 /// Prefix of every problem `type`; the last segment names the kind of error.
 const TYPE_PREFIX: &str = "urn:sudoku-service:problem:";
@@ -24,22 +31,45 @@ const TYPE_PREFIX: &str = "urn:sudoku-service:problem:";
 pub enum Problem {
     /// The body is not JSON at all (syntax error, truncated, not UTF-8).
     InvalidJson { detail: String },
-    /// The JSON is well-formed but does not have the request's shape.
-    InvalidRequest { detail: String },
-    /// The board has the wrong shape or a bad character.
-    InvalidBoard(ParseError),
-    /// Two or more givens clash.
-    ConflictingGivens(Vec<Conflict>),
-    /// A board of another size (or with cages) is malformed; the detail says where.
-    InvalidVariantBoard(String),
-    /// Two or more givens clash on a board of another size: the conflicts and their text.
-    VariantConflicts(Vec<ConflictJson>, String),
+    /// The JSON is well-formed but does not have the request's shape; `pointer` is the JSON
+    /// pointer of the field at fault, when one is.
+    InvalidRequest {
+        detail: String,
+        pointer: Option<String>,
+    },
+    /// The board (or the givens: `field`) has the wrong shape or a bad character.
+    InvalidBoard {
+        field: &'static str,
+        error: ParseError,
+    },
+    /// Two or more givens clash (in a row, column, box or cage) in `field`.
+    ConflictingGivens {
+        field: &'static str,
+        conflicts: Vec<Conflict>,
+    },
     /// The Killer cages are malformed (cell out of range, shared, impossible sum, ...).
-    InvalidCages(String),
+    InvalidCages(CageError),
+    /// The Jigsaw regions are malformed (wrong count or size, not connected, ...).
+    InvalidRegions(RegionError),
+    /// The player's board lost or changed a given of the puzzle.
+    GivenChanged {
+        cell: Cell,
+        given: Digit,
+        found: Option<Digit>,
+    },
+    /// The operation does not cover this kind of puzzle (or this field); the detail says
+    /// what it covers.
+    Unsupported {
+        detail: String,
+        pointer: Option<String>,
+    },
     /// The givens obey the rules but no grid completes them.
     NoSolution,
-    /// The search hit its budget before it knew the answer.
-    BudgetExhausted(GaveUp),
+    /// The search used its whole work budget before it knew the answer.
+    BudgetExhausted { work: u64 },
+    /// `/generate` found no puzzle in the requested range within its limits; the detail says
+    /// what was asked and what to try.
+    GenerationFailed { detail: String },
     /// The body was sent without `Content-Type: application/json`.
     UnsupportedMediaType { detail: String },
     /// The body is larger than the configured limit.
@@ -50,12 +80,179 @@ pub enum Problem {
     MethodNotAllowed,
     /// Every solver slot and queue place is taken: try again shortly.
     Overloaded { retry_after_secs: u64 },
+    /// This client sends faster than the configured rate.
+    TooManyRequests { retry_after_secs: u64 },
+    /// Too many request headers, or too many bytes of them.
+    HeadersTooLarge { detail: String },
+    /// The request target is longer than the server takes.
+    UriTooLong { detail: String },
     /// The request took longer than the configured timeout.
     Timeout,
     /// The server is draining for shutdown.
     ShuttingDown,
     /// A bug. Never expected; reported without internals.
     Internal,
+}
+
+impl From<ParseError> for Problem {
+    /// A malformed `board`; see [`Problem::in_field`] for the givens.
+    fn from(error: ParseError) -> Problem {
+        Problem::InvalidBoard {
+            field: "board",
+            error,
+        }
+    }
+}
+
+impl Problem {
+    /// A request-shape problem about the field at `pointer`.
+    pub fn invalid_at(pointer: impl Into<String>, detail: impl Into<String>) -> Problem {
+        Problem::InvalidRequest {
+            detail: detail.into(),
+            pointer: Some(pointer.into()),
+        }
+    }
+
+    /// The same board problem, about `field` (e.g. `givens`) instead of `board`.
+    pub fn in_field(self, field: &'static str) -> Problem {
+        match self {
+            Problem::InvalidBoard { error, .. } => Problem::InvalidBoard { field, error },
+            Problem::ConflictingGivens { conflicts, .. } => {
+                Problem::ConflictingGivens { field, conflicts }
+            }
+            other => other,
+        }
+    }
+
+    /// The JSON pointer of the request field at fault, when there is one.
+    pub fn pointer(&self) -> Option<String> {
+        match self {
+            Problem::InvalidRequest { pointer, .. } | Problem::Unsupported { pointer, .. } => {
+                pointer.clone()
+            }
+            // A batch item is the board itself (its place in the answer says which): no field.
+            Problem::InvalidBoard { field, .. } | Problem::ConflictingGivens { field, .. } => {
+                (!field.is_empty()).then(|| format!("/{field}"))
+            }
+            Problem::GivenChanged { .. } => Some("/board".to_string()),
+            Problem::InvalidCages(err) => Some(format!("/cages/{}", err.cage() - 1)),
+            Problem::InvalidRegions(_) => Some("/regions".to_string()),
+            _ => None,
+        }
+    }
+}
+
+impl From<CageError> for Problem {
+    fn from(err: CageError) -> Problem {
+        Problem::InvalidCages(err)
+    }
+}
+
+impl From<RulesError> for Problem {
+    fn from(err: RulesError) -> Problem {
+        match err {
+            RulesError::Cages(err) => Problem::InvalidCages(err),
+            RulesError::Regions(err) => Problem::InvalidRegions(err),
+            RulesError::WindowsNeedNine { .. } => Problem::Unsupported {
+                detail: err.to_string(),
+                pointer: Some("/windows".to_string()),
+            },
+        }
+    }
+}
+
+impl From<PuzzleError> for Problem {
+    fn from(err: PuzzleError) -> Problem {
+        match err {
+            PuzzleError::Board(err) => err.into(),
+            PuzzleError::Rules(err) => err.into(),
+            PuzzleError::Conflicts(conflicts) => Problem::ConflictingGivens {
+                field: "board",
+                conflicts,
+            },
+        }
+    }
+}
+
+impl From<PlayError> for Problem {
+    fn from(err: PlayError) -> Problem {
+        match err {
+            PlayError::GivenChanged { cell, given, found } => {
+                Problem::GivenChanged { cell, given, found }
+            }
+            PlayError::SizeMismatch { .. } => Problem::invalid_at(
+                "/givens",
+                format!("{err}; send the givens of the puzzle the board is a position of"),
+            ),
+            PlayError::MoveOnGiven { .. }
+            | PlayError::MoveOffGrid { .. }
+            | PlayError::MoveDigit { .. } => Problem::invalid_at(
+                "/move",
+                format!(
+                    "{err}; send a move as {{\"row\", \"col\", \"digit\"}}, 0-based, on an \
+                     empty or entered cell"
+                ),
+            ),
+        }
+    }
+}
+
+impl From<Exhausted> for Problem {
+    /// Out of work is the puzzle's fault (422, reproducible); a deadline or a cancellation
+    /// is the request's time limit (503, try again).
+    fn from(exhausted: Exhausted) -> Problem {
+        match exhausted.stop {
+            Stop::Work => Problem::BudgetExhausted {
+                work: exhausted.work,
+            },
+            Stop::Deadline | Stop::Cancelled => Problem::Timeout,
+        }
+    }
+}
+
+impl From<EngineError> for Problem {
+    fn from(err: EngineError) -> Problem {
+        match err {
+            EngineError::Exhausted(exhausted) => exhausted.into(),
+            EngineError::Unsupported { .. } => Problem::Unsupported {
+                detail: format!(
+                    "{err}; /solve, /validate and /solve/batch take every size and Killer cages"
+                ),
+                pointer: Some("/board".to_string()),
+            },
+            EngineError::NotGenerated(GenerateError::EmptyRange { .. }) => {
+                Problem::invalid_at("/rating", err.to_string())
+            }
+            EngineError::NotGenerated(GenerateError::NotFound { min, max, .. }) => {
+                let range = if max.tenths() == u16::MAX {
+                    format!("{min} or more")
+                } else {
+                    format!("{min} to {max}")
+                };
+                Problem::GenerationFailed {
+                    detail: format!(
+                        "no puzzle rated {range} was found within this server's generation \
+                         limit; try another seed (or none), or a wider range"
+                    ),
+                }
+            }
+            EngineError::NotGenerated(GenerateError::Stopped(exhausted)) => exhausted.into(),
+            EngineError::SizeMismatch { .. } => Problem::invalid_at(
+                "/givens",
+                format!("{err}; send the givens of the puzzle the board is a position of"),
+            ),
+        }
+    }
+}
+
+/// "board: ..." for a problem about a named field; the bare message for one about the whole
+/// item (a board of a batch).
+fn named(field: &str, message: &dyn std::fmt::Display) -> String {
+    if field.is_empty() {
+        message.to_string()
+    } else {
+        format!("{field}: {message}")
+    }
 }
 
 /// The JSON body of a problem (also embedded per item in batch answers).
@@ -72,10 +269,43 @@ pub struct ProblemBody {
     /// 0-based column at fault, for board errors that point at one.
     #[serde(skip_serializing_if = "Option::is_none")]
     col: Option<usize>,
+    /// JSON pointer (RFC 6901) of the request field at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pointer: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     conflicts: Option<Vec<ConflictJson>>,
+    /// Conflicts left out of `conflicts` (a batch item lists only the first few).
     #[serde(skip_serializing_if = "Option::is_none")]
-    guesses: Option<u64>,
+    conflicts_omitted: Option<usize>,
+    /// Work units used, for a search that ran out of budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    work: Option<u64>,
+}
+
+/// Conflicts a batch item lists; the rest are counted. One broken board can repeat a digit in
+/// dozens of units, and a batch holds thousands: bounded items keep a batch answer near the
+/// size of its request.
+pub const BRIEF_CONFLICTS: usize = 3;
+
+impl ProblemBody {
+    /// The body cut to size for one item of many: at most [`BRIEF_CONFLICTS`] conflicts
+    /// (with the count of the others), and a detail naming the first.
+    pub fn brief(mut self) -> ProblemBody {
+        if let Some(conflicts) = self.conflicts.as_mut() {
+            if conflicts.len() > BRIEF_CONFLICTS {
+                let omitted = conflicts.len() - BRIEF_CONFLICTS;
+                conflicts.truncate(BRIEF_CONFLICTS);
+                self.conflicts_omitted = Some(omitted);
+            }
+            if let Some(first) = self.detail.split("; ").next() {
+                let more = self.detail.matches("; ").count();
+                if more > 0 {
+                    self.detail = format!("{first} (and {more} more)");
+                }
+            }
+        }
+        self
+    }
 }
 
 impl Problem {
@@ -84,17 +314,23 @@ impl Problem {
         match self {
             Problem::InvalidJson { .. } => "invalid-json",
             Problem::InvalidRequest { .. } => "invalid-request",
-            Problem::InvalidBoard(_) | Problem::InvalidVariantBoard(_) => "invalid-board",
-            Problem::VariantConflicts(..) => "conflicting-givens",
+            Problem::InvalidBoard { .. } => "invalid-board",
             Problem::InvalidCages(_) => "invalid-cages",
-            Problem::ConflictingGivens(_) => "conflicting-givens",
+            Problem::InvalidRegions(_) => "invalid-regions",
+            Problem::GivenChanged { .. } => "given-changed",
+            Problem::Unsupported { .. } => "unsupported",
+            Problem::ConflictingGivens { .. } => "conflicting-givens",
             Problem::NoSolution => "no-solution",
-            Problem::BudgetExhausted(_) => "budget-exhausted",
+            Problem::BudgetExhausted { .. } => "budget-exhausted",
+            Problem::GenerationFailed { .. } => "generation-failed",
             Problem::UnsupportedMediaType { .. } => "unsupported-media-type",
             Problem::BodyTooLarge => "body-too-large",
             Problem::NotFound { .. } => "not-found",
             Problem::MethodNotAllowed => "method-not-allowed",
             Problem::Overloaded { .. } => "overloaded",
+            Problem::TooManyRequests { .. } => "too-many-requests",
+            Problem::HeadersTooLarge { .. } => "headers-too-large",
+            Problem::UriTooLong { .. } => "uri-too-long",
             Problem::Timeout => "timeout",
             Problem::ShuttingDown => "shutting-down",
             Problem::Internal => "internal",
@@ -105,17 +341,22 @@ impl Problem {
         match self {
             Problem::InvalidJson { .. } => StatusCode::BAD_REQUEST,
             Problem::InvalidRequest { .. }
-            | Problem::InvalidBoard(_)
-            | Problem::InvalidVariantBoard(_)
-            | Problem::VariantConflicts(..)
+            | Problem::InvalidBoard { .. }
             | Problem::InvalidCages(_)
-            | Problem::ConflictingGivens(_)
+            | Problem::InvalidRegions(_)
+            | Problem::GivenChanged { .. }
+            | Problem::Unsupported { .. }
+            | Problem::ConflictingGivens { .. }
             | Problem::NoSolution
-            | Problem::BudgetExhausted(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            | Problem::BudgetExhausted { .. }
+            | Problem::GenerationFailed { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Problem::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Problem::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Problem::NotFound { .. } => StatusCode::NOT_FOUND,
             Problem::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Problem::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Problem::HeadersTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            Problem::UriTooLong { .. } => StatusCode::URI_TOO_LONG,
             Problem::Overloaded { .. } | Problem::Timeout | Problem::ShuttingDown => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -127,17 +368,23 @@ impl Problem {
         match self {
             Problem::InvalidJson { .. } => "Request body is not valid JSON",
             Problem::InvalidRequest { .. } => "Request does not match the expected shape",
-            Problem::InvalidBoard(_) | Problem::InvalidVariantBoard(_) => "Board is malformed",
-            Problem::VariantConflicts(..) => "Board breaks the rules",
+            Problem::InvalidBoard { .. } => "Board is malformed",
             Problem::InvalidCages(_) => "Cages are malformed",
-            Problem::ConflictingGivens(_) => "Board breaks the rules",
+            Problem::InvalidRegions(_) => "Regions are malformed",
+            Problem::GivenChanged { .. } => "Board changed a given",
+            Problem::Unsupported { .. } => "Not supported for this puzzle",
+            Problem::ConflictingGivens { .. } => "Board breaks the rules",
             Problem::NoSolution => "Puzzle has no solution",
-            Problem::BudgetExhausted(_) => "Search budget exhausted",
+            Problem::BudgetExhausted { .. } => "Search budget exhausted",
+            Problem::GenerationFailed { .. } => "No puzzle generated",
             Problem::UnsupportedMediaType { .. } => "Unsupported media type",
             Problem::BodyTooLarge => "Request body too large",
             Problem::NotFound { .. } => "Not found",
             Problem::MethodNotAllowed => "Method not allowed",
             Problem::Overloaded { .. } => "Service overloaded",
+            Problem::TooManyRequests { .. } => "Too many requests",
+            Problem::HeadersTooLarge { .. } => "Request headers too large",
+            Problem::UriTooLong { .. } => "Request target too long",
             Problem::Timeout => "Request timed out",
             Problem::ShuttingDown => "Service shutting down",
             Problem::Internal => "Internal error",
@@ -147,21 +394,37 @@ impl Problem {
     fn detail(&self) -> String {
         match self {
             Problem::InvalidJson { detail }
-            | Problem::InvalidRequest { detail }
+            | Problem::InvalidRequest { detail, .. }
+            | Problem::Unsupported { detail, .. }
+            | Problem::HeadersTooLarge { detail }
+            | Problem::UriTooLong { detail }
+            | Problem::GenerationFailed { detail }
             | Problem::UnsupportedMediaType { detail } => detail.clone(),
-            Problem::InvalidBoard(err) => err.to_string(),
-            Problem::InvalidVariantBoard(detail) | Problem::InvalidCages(detail) => detail.clone(),
-            Problem::VariantConflicts(_, detail) => detail.clone(),
-            Problem::ConflictingGivens(conflicts) => conflicts
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("; "),
+            Problem::InvalidBoard { field, error } => named(field, error),
+            Problem::InvalidCages(err) => err.to_string(),
+            Problem::InvalidRegions(err) => err.to_string(),
+            Problem::GivenChanged { cell, given, found } => {
+                let found = found.map_or("nothing".to_string(), |d| d.to_char().to_string());
+                format!(
+                    "{cell} holds the given {} but the board has {found} there; send the \
+                     board with every given of the puzzle unchanged",
+                    given.to_char()
+                )
+            }
+            Problem::ConflictingGivens { field, conflicts } => named(
+                field,
+                &conflicts
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
             Problem::NoSolution => {
                 "the givens do not clash, but no grid completes them".to_string()
             }
-            Problem::BudgetExhausted(gave_up) => format!(
-                "{gave_up}; the puzzle is too ambiguous or too hard for this server's limit"
+            Problem::BudgetExhausted { work } => format!(
+                "gave up after {work} units of work; the puzzle is too ambiguous or too hard \
+                 for this server's limit"
             ),
             Problem::BodyTooLarge => "the request body exceeds this server's size limit".into(),
             Problem::NotFound { path } => format!("no route for {path}"),
@@ -170,6 +433,10 @@ impl Problem {
             }
             Problem::Overloaded { retry_after_secs } => format!(
                 "all solver slots and queue places are taken; retry after {retry_after_secs} s"
+            ),
+            Problem::TooManyRequests { retry_after_secs } => format!(
+                "this client sends more requests than the server's rate limit allows; retry \
+                 after {retry_after_secs} s"
             ),
             Problem::Timeout => {
                 "the request did not complete within the server's time limit".into()
@@ -182,10 +449,15 @@ impl Problem {
     /// The JSON body.
     pub fn body(&self) -> ProblemBody {
         let (row, col) = match self {
-            Problem::InvalidBoard(err) => {
-                let (row, col) = err.location();
+            Problem::InvalidBoard { error, .. } => {
+                let (row, col) = error.location();
                 (row.map(|r| r - 1), col.map(|c| c - 1))
             }
+            Problem::GivenChanged { cell, .. } => (Some(cell.row()), Some(cell.col())),
+            Problem::InvalidRegions(err) => match err.cell() {
+                Some(cell) => (Some(cell.row()), Some(cell.col())),
+                None => (None, None),
+            },
             _ => (None, None),
         };
         ProblemBody {
@@ -195,15 +467,16 @@ impl Problem {
             detail: self.detail(),
             row,
             col,
+            pointer: self.pointer(),
             conflicts: match self {
-                Problem::ConflictingGivens(conflicts) => {
+                Problem::ConflictingGivens { conflicts, .. } => {
                     Some(conflicts.iter().map(ConflictJson::from).collect())
                 }
-                Problem::VariantConflicts(conflicts, _) => Some(conflicts.clone()),
                 _ => None,
             },
-            guesses: match self {
-                Problem::BudgetExhausted(gave_up) => Some(gave_up.stats.guesses),
+            conflicts_omitted: None,
+            work: match self {
+                Problem::BudgetExhausted { work } => Some(*work),
                 _ => None,
             },
         }
@@ -217,7 +490,8 @@ impl IntoResponse for Problem {
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
         let retry_after = match self {
-            Problem::Overloaded { retry_after_secs } => Some(retry_after_secs),
+            Problem::Overloaded { retry_after_secs }
+            | Problem::TooManyRequests { retry_after_secs } => Some(retry_after_secs),
             Problem::Timeout | Problem::ShuttingDown => Some(1),
             _ => None,
         };
@@ -242,15 +516,22 @@ pub fn as_problem_json(response: Response, path: &str) -> Response {
         },
         StatusCode::METHOD_NOT_ALLOWED => Problem::MethodNotAllowed,
         StatusCode::PAYLOAD_TOO_LARGE => Problem::BodyTooLarge,
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => Problem::HeadersTooLarge {
+            detail: "the request headers are too large".into(),
+        },
+        StatusCode::URI_TOO_LONG => Problem::UriTooLong {
+            detail: "the request target is too long".into(),
+        },
         StatusCode::REQUEST_TIMEOUT | StatusCode::GATEWAY_TIMEOUT => Problem::Timeout,
         StatusCode::UNSUPPORTED_MEDIA_TYPE => Problem::UnsupportedMediaType {
-            detail: super::wire::SEND_JSON_HINT.to_string(),
+            detail: SEND_JSON_HINT.to_string(),
         },
         StatusCode::SERVICE_UNAVAILABLE => Problem::Overloaded {
             retry_after_secs: 1,
         },
         s if s.is_client_error() => Problem::InvalidRequest {
             detail: s.canonical_reason().unwrap_or("bad request").to_string(),
+            pointer: None,
         },
         _ => Problem::Internal,
     };
@@ -278,16 +559,48 @@ mod tests {
 
     #[test]
     fn board_errors_point_at_the_cell_zero_based() {
-        let body = Problem::InvalidBoard(ParseError::IllegalChar {
+        let body = Problem::from(ParseError::IllegalChar {
             row: 2,
             col: 5,
             found: 'x',
+            side: 9,
         })
+        .in_field("givens")
         .body();
+        assert_eq!(body.pointer.as_deref(), Some("/givens"));
+        assert!(
+            body.detail.starts_with("givens: row 2, column 5"),
+            "{}",
+            body.detail
+        );
         assert_eq!((body.row, body.col), (Some(1), Some(4)));
         assert_eq!(body.status, 422);
         assert_eq!(body.kind, "urn:sudoku-service:problem:invalid-board");
         assert!(body.detail.contains("row 2, column 5"));
+    }
+
+    #[test]
+    fn a_brief_body_lists_a_few_conflicts_and_counts_the_rest() {
+        let board = crate::engine::Grid::from_line(&"1".repeat(81)).unwrap();
+        let found = crate::engine::conflicts(&board, &crate::engine::Rules::classic(board.shape()));
+        assert_eq!(found.len(), 27);
+        let full = Problem::ConflictingGivens {
+            field: "board",
+            conflicts: found,
+        }
+        .body();
+        let brief = full.brief();
+        assert_eq!(brief.conflicts.as_ref().unwrap().len(), BRIEF_CONFLICTS);
+        assert_eq!(brief.conflicts_omitted, Some(24));
+        assert!(
+            brief
+                .detail
+                .starts_with("board: digit 1 repeats in row 1: "),
+            "{}",
+            brief.detail
+        );
+        assert!(brief.detail.ends_with(" (and 26 more)"), "{}", brief.detail);
+        assert!(serde_json::to_string(&brief).unwrap().len() < 1_500);
     }
 
     #[test]

@@ -1,76 +1,109 @@
-//! `POST /solve`: the solution, and whether it is the only one. The pieces that turn a board
-//! into a puzzle and a search into an answer are shared with `/solve/batch`.
+//! `POST /solve`: the solution, and whether it is the only one; and `POST /validate`: a
+//! verdict on any well-formed board, even one that breaks the rules, and for a game in
+//! progress on the player's position and move. Both take every size and Killer cages; the
+//! engine picks the solver.
 
 use axum::extract::State;
 use axum::Json;
-use serde::Serialize;
 
-use super::pool::SolvePool;
+use super::client::Client;
+use super::extract::ApiJson;
 use super::problem::Problem;
-use super::wire::{ApiJson, BoardRequest, BoardText};
-use super::{variant, AppState};
-use crate::engine::{conflicts, Counted, GaveUp, Puzzle, Solution};
-
-#[derive(Debug, Serialize)]
-pub struct SolveResponse {
-    /// In the form the board was sent in.
-    pub solution: BoardText,
-    /// Always checked: `false` means the puzzle has other solutions too.
-    pub unique: bool,
-    pub stats: SolveStats,
-}
-
-#[derive(Debug, Serialize)]
-pub struct SolveStats {
-    /// Branch points the search needed.
-    pub guesses: u64,
-    /// Time inside the solver, in microseconds.
-    pub micros: u64,
-}
-
-/// A board the solver may take, or the problem with it.
-pub fn puzzle_of(board: &BoardText) -> Result<Puzzle, Problem> {
-    let board = board.parse().map_err(Problem::InvalidBoard)?;
-    Puzzle::new(board).map_err(|_| Problem::ConflictingGivens(conflicts(&board)))
-}
-
-/// A search that ran out of budget becomes its problem (and is counted for `/metrics`), for
-/// either engine's result.
-pub fn within_budget<T>(counted: Result<T, GaveUp>, pool: &SolvePool) -> Result<T, Problem> {
-    counted.map_err(|gave_up| {
-        pool.note_budget_exhausted();
-        Problem::BudgetExhausted(gave_up)
-    })
-}
-
-/// A counting search's first solution with the count, or the problem with it.
-pub fn solved(
-    counted: Result<Counted, GaveUp>,
-    pool: &SolvePool,
-) -> Result<(Solution, Counted), Problem> {
-    let counted = within_budget(counted, pool)?;
-    let solution = counted.first.ok_or(Problem::NoSolution)?;
-    Ok((solution, counted))
-}
+use super::wire::{
+    Ambiguity, BoardRequest, ConflictCellJson, ConflictJson, MistakeJson, SolveResponse,
+    ValidateRequest, ValidateResponse,
+};
+use super::AppState;
+use crate::engine::{apply_move, check_givens, puzzle_id, Rules};
 
 pub async fn solve(
     State(app): State<AppState>,
+    client: Client,
     ApiJson(request): ApiJson<BoardRequest>,
 ) -> Result<Json<SolveResponse>, Problem> {
-    if variant::is_variant(&request.board, request.cages.as_ref()) {
-        return Ok(Json(
-            variant::solve(&app, &request.board, request.cages).await?,
-        ));
+    let puzzle = request.puzzle()?;
+    let id = puzzle.id();
+    let timed = app
+        .pool
+        .run_inline_first(client, move |engine, budget| {
+            engine.count(&puzzle, 2, budget)
+        })
+        .await?;
+    let counted = timed.value?;
+    let solution = counted.first.as_ref().ok_or(Problem::NoSolution)?;
+    let micros = timed.elapsed.as_micros() as u64;
+    Ok(Json(SolveResponse::new(
+        id,
+        &request.board,
+        solution,
+        &counted,
+        micros,
+    )))
+}
+
+pub async fn validate(
+    State(app): State<AppState>,
+    client: Client,
+    ApiJson(request): ApiJson<ValidateRequest>,
+) -> Result<Json<ValidateResponse>, Problem> {
+    let mut board = request.board.parse()?;
+    let givens = match &request.givens {
+        Some(text) => Some(
+            text.parse()
+                .map_err(|e| Problem::from(e).in_field("givens"))?,
+        ),
+        None => None,
+    };
+    if let Some(givens) = &givens {
+        check_givens(&board, givens)?;
     }
-    let puzzle = puzzle_of(&request.board)?;
-    let timed = app.pool.count_solutions(puzzle, 2).await?;
-    let (solution, counted) = solved(timed.value, &app.pool)?;
-    Ok(Json(SolveResponse {
-        solution: request.board.render(solution.board()),
-        unique: counted.is_unique(),
-        stats: SolveStats {
-            guesses: counted.stats.guesses,
-            micros: timed.elapsed.as_micros() as u64,
-        },
+    if let Some(step) = request.player_move {
+        let puzzle_givens = givens.as_ref().unwrap_or(&board);
+        board = apply_move(&board, puzzle_givens, step.row, step.col, step.digit)?;
+    }
+    let rules = Rules::for_cages(board.shape(), request.engine_cages())?;
+    let id = puzzle_id(givens.as_ref().unwrap_or(&board), &rules);
+    let moved = request.player_move.map(|_| request.board.render(&board));
+    let (checked, checked_givens, checked_rules) = (board, givens, rules);
+    let timed = app
+        .pool
+        .run_inline_first(client, move |engine, budget| {
+            engine.verdict(&checked, checked_givens.as_ref(), &checked_rules, budget)
+        })
+        .await?;
+    let verdict = timed.value?;
+    let ambiguity = verdict
+        .completions
+        .as_ref()
+        .and_then(|c| Ambiguity::of(&request.board, c));
+    Ok(Json(ValidateResponse {
+        id,
+        valid: verdict.report.conflicts.is_empty(),
+        complete: verdict.report.complete,
+        solved: verdict.report.solved,
+        conflicts: verdict
+            .report
+            .conflicts
+            .iter()
+            .map(ConflictJson::from)
+            .collect(),
+        conflict_cells: verdict
+            .conflict_cells
+            .iter()
+            .map(ConflictCellJson::from)
+            .collect(),
+        solutions: verdict.completions.as_ref().map_or(0, |c| c.count),
+        mistakes: verdict.mistakes.map(|found| {
+            found
+                .iter()
+                .map(|m| MistakeJson {
+                    row: m.cell.row(),
+                    col: m.cell.col(),
+                    entered: m.entered.get(),
+                })
+                .collect()
+        }),
+        board: moved,
+        ambiguity,
     }))
 }

@@ -1,75 +1,124 @@
-//! The JSON shapes on the wire, and the JSON extractor that turns every rejection into a
-//! [`Problem`]. Boards come in two forms (9 row strings, or one 81-character line) and answers
-//! go back in the form the client used.
+//! The JSON shapes on the wire: every request and answer body (DTO), and their conversions
+//! from and to the engine's types. The bottom of the HTTP layer: it imports only the engine.
+//!
+//! Boards come in two forms (row strings, or one line) and answers go back in the form the
+//! client used. Positions are 0-based; sentences for people count from 1.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Request};
-use axum::http::{header, StatusCode};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
-use super::problem::Problem;
-use crate::engine::{Board, Conflict, ParseError};
+use crate::engine::{
+    Cage, CageError, Cell, Conflict, ConflictCell, Counted, Digit, Grade, Grid, Hint, ParseError,
+    Puzzle, PuzzleError, Rules, Shape, Solution, Step, Unit,
+};
 
-/// What a 415 tells a client that forgot the header (plain `curl -d` sends a form type).
-pub const SEND_JSON_HINT: &str = "send the body as JSON with the header \
-     'Content-Type: application/json' (with curl: -H 'Content-Type: application/json')";
-
-/// `axum::Json`, but every rejection is a [`Problem`] with a specific detail.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ApiJson<T>(pub T);
-
-impl<S, T> FromRequest<S> for ApiJson<T>
-where
-    axum::Json<T>: FromRequest<S, Rejection = JsonRejection>,
-    S: Send + Sync,
-{
-    type Rejection = Problem;
-
-    async fn from_request(request: Request, state: &S) -> Result<Self, Problem> {
-        let sent_type = request
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        match axum::Json::<T>::from_request(request, state).await {
-            Ok(axum::Json(value)) => Ok(ApiJson(value)),
-            Err(rejection) => Err(rejection_problem(rejection, sent_type)),
-        }
-    }
-}
-
-fn rejection_problem(rejection: JsonRejection, sent_type: Option<String>) -> Problem {
-    match rejection {
-        JsonRejection::MissingJsonContentType(_) => Problem::UnsupportedMediaType {
-            detail: match sent_type {
-                Some(t) => format!("the body was sent as {t:?}; {SEND_JSON_HINT}"),
-                None => format!("the body was sent without a Content-Type; {SEND_JSON_HINT}"),
-            },
-        },
-        JsonRejection::JsonSyntaxError(e) => Problem::InvalidJson {
-            detail: e.body_text(),
-        },
-        JsonRejection::JsonDataError(e) => Problem::InvalidRequest {
-            detail: e.body_text(),
-        },
-        JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-            Problem::BodyTooLarge
-        }
-        other => Problem::InvalidJson {
-            detail: other.body_text(),
-        },
-    }
-}
-
-/// The body of `/solve` and `/validate` (and, without cages, of `/grade`).
+/// The body of `/solve`, `/validate` and `/grade`: a board and, for Killer puzzles, cages.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BoardRequest {
     pub board: BoardText,
-    /// Killer Sudoku cages; `/solve` and `/validate` only.
+    /// Killer Sudoku cages.
     #[serde(default)]
-    pub cages: Option<Vec<super::variant::CageJson>>,
+    pub cages: Option<Vec<CageJson>>,
+}
+
+impl BoardRequest {
+    /// The grid of the board.
+    pub fn grid(&self) -> Result<Grid, ParseError> {
+        self.board.parse()
+    }
+
+    /// The rules for a grid of `shape`: its units, and the cages if any.
+    pub fn rules(&self, shape: Shape) -> Result<Rules, CageError> {
+        Rules::for_cages(shape, self.engine_cages())
+    }
+
+    /// The puzzle: the grid under its rules (givens must not clash).
+    pub fn puzzle(&self) -> Result<Puzzle, PuzzleError> {
+        let grid = self.grid()?;
+        let rules = self.rules(grid.shape())?;
+        Puzzle::new(grid, rules)
+    }
+
+    /// The cages as the engine takes them (none when absent).
+    pub fn engine_cages(&self) -> Vec<Cage> {
+        engine_cages(self.cages.as_deref())
+    }
+}
+
+/// Cages as sent, as the engine takes them.
+fn engine_cages(cages: Option<&[CageJson]>) -> Vec<Cage> {
+    cages
+        .into_iter()
+        .flatten()
+        .map(|c| Cage {
+            sum: c.sum,
+            cells: c.cells.iter().map(|cell| (cell.row, cell.col)).collect(),
+        })
+        .collect()
+}
+
+/// A cage as sent: its sum and its cells, 0-based, each as `[row, col]` or `{"row", "col"}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CageJson {
+    pub sum: u32,
+    pub cells: Vec<CellInput>,
+}
+
+/// A cell as sent: `[row, col]` (the compact form) or `{"row": r, "col": c}` (the form every
+/// answer uses), 0-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellInput {
+    pub row: usize,
+    pub col: usize,
+}
+
+impl<'de> Deserialize<'de> for CellInput {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Named {
+            row: usize,
+            col: usize,
+        }
+
+        struct CellVisitor;
+
+        impl<'de> Visitor<'de> for CellVisitor {
+            type Value = CellInput;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a cell as [row, col] or {\"row\": r, \"col\": c}, 0-based")
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CellInput, A::Error> {
+                let row = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let col = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                if seq.next_element::<de::IgnoredAny>()?.is_some() {
+                    return Err(de::Error::invalid_length(3, &self));
+                }
+                Ok(CellInput { row, col })
+            }
+
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<CellInput, A::Error> {
+                let named = Named::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(CellInput {
+                    row: named.row,
+                    col: named.col,
+                })
+            }
+        }
+
+        deserializer.deserialize_any(CellVisitor)
+    }
 }
 
 /// A board as the client sent it, before parsing.
@@ -79,21 +128,49 @@ pub enum BoardText {
     Rows(Vec<String>),
     /// `"9.7.....6..."`
     Line(String),
+    /// `[[9, 0, 7, ...], ...]`: the form front ends keep a grid in; 0 or null is empty.
+    Numbers(Vec<Vec<Option<i64>>>),
 }
 
 impl BoardText {
-    pub fn parse(&self) -> Result<Board, ParseError> {
+    /// The grid (any supported size; the row count or the line length picks it).
+    pub fn parse(&self) -> Result<Grid, ParseError> {
         match self {
-            BoardText::Rows(rows) => Board::from_rows(rows),
-            BoardText::Line(line) => Board::from_line(line),
+            BoardText::Rows(rows) => Grid::from_rows(rows),
+            BoardText::Line(line) => Grid::from_line(line),
+            BoardText::Numbers(rows) => Grid::from_numbers(rows),
         }
     }
 
-    /// Writes `board` back in the same form as this one.
-    pub fn render(&self, board: &Board) -> BoardText {
+    /// All cells on one line, whatever the form (for the text batch format).
+    pub fn to_line(&self) -> String {
         match self {
-            BoardText::Rows(_) => BoardText::Rows(board.to_rows()),
-            BoardText::Line(_) => BoardText::Line(board.to_line()),
+            BoardText::Rows(rows) => rows.concat(),
+            BoardText::Line(line) => line.clone(),
+            BoardText::Numbers(rows) => rows
+                .iter()
+                .flatten()
+                .map(
+                    |&d| match d.and_then(|d| u8::try_from(d).ok()).and_then(Digit::new) {
+                        Some(digit) => digit.to_char(),
+                        None => '.',
+                    },
+                )
+                .collect(),
+        }
+    }
+
+    /// Writes `grid` back in the same form as this one (0 for an empty cell in numbers).
+    pub fn render(&self, grid: &Grid) -> BoardText {
+        match self {
+            BoardText::Rows(_) => BoardText::Rows(grid.to_rows()),
+            BoardText::Line(_) => BoardText::Line(grid.to_line()),
+            BoardText::Numbers(_) => BoardText::Numbers(
+                grid.to_numbers()
+                    .into_iter()
+                    .map(|row| row.into_iter().map(|d| Some(i64::from(d))).collect())
+                    .collect(),
+            ),
         }
     }
 }
@@ -103,7 +180,80 @@ impl Serialize for BoardText {
         match self {
             BoardText::Rows(rows) => rows.serialize(serializer),
             BoardText::Line(line) => line.serialize(serializer),
+            BoardText::Numbers(rows) => rows.serialize(serializer),
         }
+    }
+}
+
+/// One row of a board as sent: a string, or an array of numbers (null for empty).
+enum RowInput {
+    Text(String),
+    Numbers(Vec<Option<i64>>),
+}
+
+impl<'de> Deserialize<'de> for RowInput {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct RowVisitor;
+
+        impl<'de> Visitor<'de> for RowVisitor {
+            type Value = RowInput;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a row as a string, or as an array of numbers (0 or null for empty)")
+            }
+
+            fn visit_str<E: de::Error>(self, row: &str) -> Result<RowInput, E> {
+                Ok(RowInput::Text(row.to_string()))
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RowInput, A::Error> {
+                let mut cells = Vec::with_capacity(9);
+                while let Some(cell) = seq.next_element::<Option<NumberCell>>()? {
+                    cells.push(cell.map(|c| c.0));
+                }
+                Ok(RowInput::Numbers(cells))
+            }
+        }
+
+        deserializer.deserialize_any(RowVisitor)
+    }
+}
+
+/// One cell of a board sent as numbers. JSON Schema counts `5.0` and `1e30` as integers, so
+/// any whole number is taken (beyond i64 it saturates, and the grid refuses it as out of
+/// range by cell); a fraction is a shape error.
+struct NumberCell(i64);
+
+impl<'de> Deserialize<'de> for NumberCell {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CellVisitor;
+
+        impl Visitor<'_> for CellVisitor {
+            type Value = NumberCell;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a whole number (0 or null for an empty cell)")
+            }
+
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<NumberCell, E> {
+                Ok(NumberCell(n))
+            }
+
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<NumberCell, E> {
+                Ok(NumberCell(i64::try_from(n).unwrap_or(i64::MAX)))
+            }
+
+            fn visit_f64<E: de::Error>(self, n: f64) -> Result<NumberCell, E> {
+                if n.fract() == 0.0 {
+                    // `as` saturates at the ends of i64.
+                    Ok(NumberCell(n as i64))
+                } else {
+                    Err(E::invalid_value(de::Unexpected::Float(n), &self))
+                }
+            }
+        }
+
+        deserializer.deserialize_any(CellVisitor)
     }
 }
 
@@ -117,7 +267,10 @@ impl<'de> Deserialize<'de> for BoardText {
             type Value = BoardText;
 
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an array of 9 row strings or one 81-character string")
+                f.write_str(
+                    "an array of row strings, one string of all cells, or an array of rows \
+                     of numbers",
+                )
             }
 
             fn visit_str<E: de::Error>(self, line: &str) -> Result<BoardText, E> {
@@ -126,10 +279,28 @@ impl<'de> Deserialize<'de> for BoardText {
 
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<BoardText, A::Error> {
                 let mut rows = Vec::with_capacity(9);
-                while let Some(row) = seq.next_element::<String>()? {
+                while let Some(row) = seq.next_element::<RowInput>()? {
                     rows.push(row);
                 }
-                Ok(BoardText::Rows(rows))
+                if rows.iter().all(|r| matches!(r, RowInput::Numbers(_))) && !rows.is_empty() {
+                    let numbers = rows
+                        .into_iter()
+                        .filter_map(|r| match r {
+                            RowInput::Numbers(cells) => Some(cells),
+                            RowInput::Text(_) => None,
+                        })
+                        .collect();
+                    return Ok(BoardText::Numbers(numbers));
+                }
+                rows.into_iter()
+                    .map(|r| match r {
+                        RowInput::Text(text) => Ok(text),
+                        RowInput::Numbers(_) => Err(de::Error::custom(
+                            "the rows must all be strings or all be arrays of numbers",
+                        )),
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(BoardText::Rows)
             }
         }
 
@@ -142,6 +313,15 @@ impl<'de> Deserialize<'de> for BoardText {
 pub struct CellJson {
     pub row: usize,
     pub col: usize,
+}
+
+impl From<Cell> for CellJson {
+    fn from(cell: Cell) -> Self {
+        CellJson {
+            row: cell.row(),
+            col: cell.col(),
+        }
+    }
 }
 
 /// A repeated digit in JSON: `{"unit": "row", "index": 0, "digit": 5, "cells": [...]}`.
@@ -159,14 +339,479 @@ impl From<&Conflict> for ConflictJson {
             unit: conflict.unit.kind.name(),
             index: conflict.unit.index,
             digit: conflict.digit.get(),
-            cells: conflict
-                .cells
-                .iter()
-                .map(|p| CellJson {
-                    row: p.row(),
-                    col: p.col(),
-                })
+            cells: conflict.cells.iter().copied().map(CellJson::from).collect(),
+        }
+    }
+}
+
+/// The answer of `/solve`.
+#[derive(Debug, Serialize)]
+pub struct SolveResponse {
+    /// The puzzle's id.
+    pub id: String,
+    /// In the form the board was sent in.
+    pub solution: BoardText,
+    /// Always checked: `false` means the puzzle has other solutions too.
+    pub unique: bool,
+    /// With several solutions: a second one and the cells where the two differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_solution: Option<BoardText>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub differences: Option<Vec<CellJson>>,
+    pub stats: SolveStats,
+}
+
+/// How much searching a solve took.
+#[derive(Debug, Serialize)]
+pub struct SolveStats {
+    /// Branch points the search needed.
+    pub guesses: u64,
+    /// Time inside the solver, in microseconds.
+    pub micros: u64,
+}
+
+/// The body of `/validate`: a board, and for a game in progress the original puzzle and the
+/// player's move.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidateRequest {
+    /// The player's board: the givens and the entries so far.
+    pub board: BoardText,
+    /// The puzzle as it was handed out: with it the answer tells entries from givens, names
+    /// wrong entries, and refuses a board that changed a given.
+    #[serde(default)]
+    pub givens: Option<BoardText>,
+    /// Killer Sudoku cages.
+    #[serde(default)]
+    pub cages: Option<Vec<CageJson>>,
+    /// A move to make on `board` first (the answer then holds the new board).
+    #[serde(default, rename = "move")]
+    pub player_move: Option<MoveJson>,
+}
+
+impl ValidateRequest {
+    /// The cages as the engine takes them (none when absent).
+    pub fn engine_cages(&self) -> Vec<Cage> {
+        engine_cages(self.cages.as_deref())
+    }
+}
+
+/// A player's move: a digit into a cell, or `null` (or 0) to clear it. 0-based.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveJson {
+    pub row: usize,
+    pub col: usize,
+    pub digit: Option<u8>,
+}
+
+/// A clashing cell, listed once, with the units it breaks and who placed it.
+#[derive(Debug, Serialize)]
+pub struct ConflictCellJson {
+    pub row: usize,
+    pub col: usize,
+    pub digit: u8,
+    /// `given` or `entry` (only when the givens were sent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<&'static str>,
+    pub units: Vec<UnitJson>,
+}
+
+impl From<&ConflictCell> for ConflictCellJson {
+    fn from(c: &ConflictCell) -> Self {
+        ConflictCellJson {
+            row: c.cell.row(),
+            col: c.cell.col(),
+            digit: c.digit.get(),
+            by: c.entered.map(|e| if e { "entry" } else { "given" }),
+            units: c.units.iter().map(UnitJson::from).collect(),
+        }
+    }
+}
+
+/// An entry that is not the solution's digit (the right one is not told).
+#[derive(Debug, Serialize)]
+pub struct MistakeJson {
+    pub row: usize,
+    pub col: usize,
+    pub entered: u8,
+}
+
+/// The answer of `/validate`.
+#[derive(Debug, Serialize)]
+pub struct ValidateResponse {
+    /// The puzzle's id: the givens' when sent, else the board's.
+    pub id: String,
+    /// No digit repeats in any row, column, box or cage.
+    pub valid: bool,
+    /// No empty cell.
+    pub complete: bool,
+    /// Complete, valid, and every cage adds up.
+    pub solved: bool,
+    /// Every repeat, by unit.
+    pub conflicts: Vec<ConflictJson>,
+    /// Every clashing cell once, with the units it breaks and who placed it.
+    pub conflict_cells: Vec<ConflictCellJson>,
+    /// Completions of the board, counted up to 2 (2 means "more than one"); 0 when the board
+    /// has conflicts or can no longer be finished.
+    pub solutions: u32,
+    /// Entries that differ from the solution: with `givens`, when the puzzle has one solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mistakes: Option<Vec<MistakeJson>>,
+    /// The board after the move, in the form sent (when a move was sent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardText>,
+    /// Two different completions and the cells where they differ, when there are several.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub ambiguity: Option<Ambiguity>,
+}
+
+/// Proof that a puzzle has more than one solution: two of them, and where they differ.
+#[derive(Debug, Serialize)]
+pub struct Ambiguity {
+    pub solution: BoardText,
+    pub second_solution: BoardText,
+    pub differences: Vec<CellJson>,
+}
+
+impl Ambiguity {
+    /// The proof in `counted`, in the form `board` was sent in; none for a unique count.
+    pub fn of(board: &BoardText, counted: &Counted) -> Option<Ambiguity> {
+        let (first, second) = (counted.first.as_ref()?, counted.second.as_ref()?);
+        Some(Ambiguity {
+            solution: board.render(first.grid()),
+            second_solution: board.render(second.grid()),
+            differences: first
+                .differences(second)
+                .into_iter()
+                .map(CellJson::from)
                 .collect(),
+        })
+    }
+}
+
+/// A cell with a digit: a placement, an elimination, or a revealed cell.
+#[derive(Debug, Serialize)]
+pub struct CellDigitJson {
+    pub row: usize,
+    pub col: usize,
+    pub digit: u8,
+}
+
+impl From<&(Cell, Digit)> for CellDigitJson {
+    fn from(&(cell, digit): &(Cell, Digit)) -> Self {
+        CellDigitJson {
+            row: cell.row(),
+            col: cell.col(),
+            digit: digit.get(),
+        }
+    }
+}
+
+/// A row, column, box or cage.
+#[derive(Debug, Serialize)]
+pub struct UnitJson {
+    pub unit: &'static str,
+    pub index: usize,
+}
+
+impl From<&Unit> for UnitJson {
+    fn from(unit: &Unit) -> Self {
+        UnitJson {
+            unit: unit.kind.name(),
+            index: unit.index,
+        }
+    }
+}
+
+/// One logical step, everything a page needs to highlight and explain it.
+#[derive(Debug, Serialize)]
+pub struct StepJson {
+    pub technique: &'static str,
+    /// The step's Sudoku Explainer rating, e.g. 2.3.
+    pub rating: f64,
+    pub explanation: String,
+    pub placements: Vec<CellDigitJson>,
+    pub eliminations: Vec<CellDigitJson>,
+    pub cells: Vec<CellJson>,
+    pub digits: Vec<u8>,
+    pub units: Vec<UnitJson>,
+}
+
+impl From<&Step> for StepJson {
+    fn from(step: &Step) -> Self {
+        StepJson {
+            technique: step.technique.name(),
+            rating: step.rating.value(),
+            explanation: step.explanation.clone(),
+            placements: step.placements.iter().map(CellDigitJson::from).collect(),
+            eliminations: step.eliminations.iter().map(CellDigitJson::from).collect(),
+            cells: step.cells.iter().copied().map(CellJson::from).collect(),
+            digits: step.digits.iter().map(|d| d.get()).collect(),
+            units: step.units.iter().map(UnitJson::from).collect(),
+        }
+    }
+}
+
+/// A grade: the difficulty and why.
+#[derive(Debug, Serialize)]
+pub struct GradeJson {
+    pub difficulty: &'static str,
+    /// The Sudoku Explainer rating: the hardest step's, one decimal (e.g. 7.2).
+    pub rating: f64,
+    /// The hardest technique used, if any.
+    pub hardest: Option<&'static str>,
+    /// Steps applied, by technique.
+    pub counts: BTreeMap<&'static str, u32>,
+    pub score: u32,
+    pub needs_guessing: bool,
+}
+
+impl From<&Grade> for GradeJson {
+    fn from(grade: &Grade) -> Self {
+        GradeJson {
+            difficulty: grade.difficulty.name(),
+            rating: grade.rating.value(),
+            hardest: grade.hardest.map(|t| t.name()),
+            counts: grade.counts.iter().map(|(t, &n)| (t.name(), n)).collect(),
+            score: grade.score,
+            needs_guessing: grade.needs_guessing,
+        }
+    }
+}
+
+/// The answer of `/grade`.
+#[derive(Debug, Serialize)]
+pub struct GradeResponse {
+    /// The puzzle's id.
+    pub id: String,
+    #[serde(flatten)]
+    pub grade: GradeJson,
+    /// False when the puzzle has more than one solution (it then needs guessing).
+    pub unique: bool,
+}
+
+/// The body of `/hint`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HintRequest {
+    /// The player's board: givens and entries.
+    pub board: BoardText,
+    /// The puzzle as it was handed out. With it a wrong entry is named exactly; without it a
+    /// wrong entry usually shows only as "no solution".
+    #[serde(default)]
+    pub givens: Option<BoardText>,
+    /// Tell the right digit of a wrong entry too (`solution_digit`); a spoiler, so off unless
+    /// asked for.
+    #[serde(default)]
+    pub spoiler: bool,
+    /// Not supported here yet: named so that sending it is a clear 422, not a silent no-op.
+    #[serde(default)]
+    pub cages: Option<serde::de::IgnoredAny>,
+}
+
+/// The answer of `/hint`. Every field has one meaning whatever the kind: `digit` is always
+/// the digit the hint places (a revealed cell), never a wrong entry or a clash.
+#[derive(Debug, Default, Serialize)]
+pub struct HintResponse {
+    /// The puzzle's id: the givens' when sent, else the board's.
+    pub id: String,
+    /// `step`, `guess` (logic is stuck: one cell revealed), `conflict`, `mistake`,
+    /// `unsolvable`, `multiple_solutions`, `undecided` or `solved`.
+    pub kind: &'static str,
+    /// One sentence for the player.
+    pub explanation: String,
+    /// The deduction (kind `step`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<StepJson>,
+    /// Eliminations to make first, for a player without pencil marks (kinds `step`, `guess`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub setup: Vec<StepJson>,
+    /// The cell at fault (`mistake`) or revealed (`guess`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<CellJson>,
+    /// The digit the hint places: the revealed digit (`guess`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digit: Option<u8>,
+    /// The wrong digit the player entered (`mistake`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entered: Option<u8>,
+    /// The right digit of a wrong entry (`mistake`), only when `spoiler` was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solution_digit: Option<u8>,
+    /// The repeated digit and its cells (`conflict`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflict: Option<ConflictJson>,
+}
+
+impl HintResponse {
+    /// The answer for `hint` about the puzzle `id`; the right digit of a mistake only with
+    /// `spoiler`.
+    pub fn new(hint: &Hint, id: String, spoiler: bool) -> HintResponse {
+        let mut response = HintResponse {
+            id,
+            kind: hint.kind(),
+            explanation: hint.to_string(),
+            ..HintResponse::default()
+        };
+        match hint {
+            Hint::Conflict(conflict) => response.conflict = Some(ConflictJson::from(conflict)),
+            Hint::Mistake {
+                pos,
+                entered,
+                correct,
+            } => {
+                response.cell = Some(CellJson::from(*pos));
+                response.entered = Some(entered.get());
+                response.solution_digit = spoiler.then(|| correct.get());
+            }
+            Hint::Step { setup, step } => {
+                response.setup = setup.iter().map(StepJson::from).collect();
+                response.step = Some(StepJson::from(step));
+            }
+            Hint::Reveal { setup, pos, digit } => {
+                response.setup = setup.iter().map(StepJson::from).collect();
+                response.cell = Some(CellJson::from(*pos));
+                response.digit = Some(digit.get());
+            }
+            Hint::Unsolvable | Hint::MultipleSolutions | Hint::Undecided | Hint::Solved => {}
+        }
+        response
+    }
+}
+
+/// The body of `/candidates`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CandidatesRequest {
+    /// The player's board (it may clash: the marks of the empty cells are still given).
+    pub board: BoardText,
+    /// The puzzle as it was handed out (checked against the board; names the puzzle's id).
+    #[serde(default)]
+    pub givens: Option<BoardText>,
+    /// Also apply the elimination techniques (locked candidates, subsets, fish, wings) to a
+    /// fixpoint, as a strong player's pencil marks would show. Default: basic eliminations.
+    #[serde(default)]
+    pub techniques: bool,
+    /// Not supported here yet: named so that sending it is a clear 422, not a silent no-op.
+    #[serde(default)]
+    pub cages: Option<serde::de::IgnoredAny>,
+}
+
+/// The answer of `/candidates`.
+#[derive(Debug, Serialize)]
+pub struct CandidatesResponse {
+    /// The puzzle's id: the givens' when sent, else the board's.
+    pub id: String,
+    /// One list per row, each cell the digits still possible there (empty for a filled cell).
+    pub candidates: Vec<Vec<Vec<u8>>>,
+    /// Whether the elimination techniques were applied: as asked, except on a board that
+    /// clashes (marks resting on a wrong digit would mislead), where only the basic
+    /// eliminations are.
+    pub techniques: bool,
+    /// The board's repeats, when it has any: the marks are given beside them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<ConflictJson>,
+}
+
+/// The body of `/generate`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateRequest {
+    /// A level: `easy`, `medium`, `hard`, `expert`, `master` or `extreme` (any case).
+    #[serde(default)]
+    pub difficulty: Option<String>,
+    /// Instead of a level, a range of SE ratings: `{"min": 6.5, "max": 7.5}` (either end may
+    /// be left out), or in a query string `6.5-7.5`, `6.5-` or `7.2`. Kept as raw JSON so
+    /// that every malformed shape gets its own message (see `http::generate`).
+    #[serde(default)]
+    pub rating: Option<serde_json::Value>,
+    /// Same seed, same puzzle. Omitted: a random one, returned in the answer.
+    #[serde(default, deserialize_with = "integral_seed")]
+    pub seed: Option<u64>,
+    /// `none` (default) or `rotational` (the givens are symmetric under a half turn).
+    #[serde(default)]
+    pub symmetry: Option<String>,
+    /// `rows` (default: 9 strings) or `line` (one 81-character string).
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+/// The answer of `/generate`.
+#[derive(Debug, Serialize)]
+pub struct GenerateResponse {
+    /// The puzzle's id (the same for the same puzzle everywhere).
+    pub id: String,
+    pub puzzle: BoardText,
+    pub solution: BoardText,
+    pub difficulty: &'static str,
+    pub seed: u64,
+    pub symmetry: &'static str,
+    pub givens: usize,
+    pub grade: GradeJson,
+}
+
+/// A seed as JSON Schema sees integers: `42` and `42.0` are the same integer, so both are
+/// accepted, and so is `"42"` (a query string has only text); fractions, negatives and values
+/// beyond u64 are not.
+fn integral_seed<'de, D>(deserializer: D) -> Result<Option<u64>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::Error;
+    let refuse = |got: &dyn fmt::Display| {
+        D::Error::custom(format!(
+            "seed must be a whole number from 0 to {}, got {got}",
+            u64::MAX
+        ))
+    };
+    let number = match Option::<serde_json::Value>::deserialize(deserializer)? {
+        None | Some(serde_json::Value::Null) => return Ok(None),
+        Some(serde_json::Value::Number(number)) => number,
+        Some(serde_json::Value::String(text)) => {
+            return text.trim().parse().map(Some).map_err(|_| refuse(&text));
+        }
+        Some(other) => return Err(refuse(&other)),
+    };
+    if let Some(seed) = number.as_u64() {
+        return Ok(Some(seed));
+    }
+    match number.as_f64() {
+        Some(f) if f.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f) => {
+            Ok(Some(f as u64))
+        }
+        _ => Err(refuse(&number)),
+    }
+}
+
+/// One puzzle's answer in a batch.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum BatchItem<E> {
+    Solved { solution: BoardText, unique: bool },
+    Failed { error: E },
+}
+
+impl SolveResponse {
+    /// The answer for a count that found `solution`, in the form `board` was sent in.
+    pub fn new(
+        id: String,
+        board: &BoardText,
+        solution: &Solution,
+        counted: &Counted,
+        micros: u64,
+    ) -> Self {
+        let ambiguity = Ambiguity::of(board, counted);
+        SolveResponse {
+            id,
+            solution: board.render(solution.grid()),
+            unique: counted.is_unique(),
+            second_solution: ambiguity.as_ref().map(|a| a.second_solution.clone()),
+            differences: ambiguity.map(|a| a.differences),
+            stats: SolveStats {
+                guesses: counted.stats.guesses,
+                micros,
+            },
         }
     }
 }
@@ -189,10 +834,103 @@ mod tests {
     #[test]
     fn wrong_board_type_says_what_a_board_is() {
         let err = serde_json::from_str::<BoardRequest>(r#"{"board": 5}"#).unwrap_err();
-        assert!(err
-            .to_string()
-            .contains("expected an array of 9 row strings or one 81-character string"));
+        assert!(err.to_string().contains(
+            "expected an array of row strings, one string of all cells, or an array of rows \
+             of numbers"
+        ));
         let err = serde_json::from_str::<BoardRequest>(r#"{"board": [1]}"#).unwrap_err();
-        assert!(err.to_string().contains("expected a string"), "{err}");
+        assert!(
+            err.to_string().contains("expected a row as a string"),
+            "{err}"
+        );
+        let err = serde_json::from_str::<BoardRequest>(r#"{"board": ["....", [0, 0, 0, 0]]}"#)
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("all be strings or all be arrays"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn integer_grids_parse_and_answer_in_kind() {
+        let request: BoardRequest = serde_json::from_str(
+            r#"{"board": [[1, 0, null, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]}"#,
+        )
+        .unwrap();
+        let grid = request.grid().unwrap();
+        assert_eq!(grid.to_line(), "1.....3..4.....2");
+        let answer = request.board.render(&grid);
+        assert_eq!(
+            serde_json::to_string(&answer).unwrap(),
+            "[[1,0,0,0],[0,0,3,0],[0,4,0,0],[0,0,0,2]]"
+        );
+    }
+
+    #[test]
+    fn whole_numbers_of_any_json_spelling_are_cells() {
+        let request: BoardRequest = serde_json::from_str(
+            r#"{"board": [[1.0, 0, null, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2e0]]}"#,
+        )
+        .unwrap();
+        assert_eq!(request.grid().unwrap().to_line(), "1.....3..4.....2");
+        // Too large for any grid, but a whole number: refused by the grid, by cell.
+        let request: BoardRequest =
+            serde_json::from_str(r#"{"board": [[1e30, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 18446744073709551615]]}"#).unwrap();
+        let error = request.grid().unwrap_err();
+        assert_eq!(error.location(), (Some(1), Some(1)), "{error}");
+        let err =
+            serde_json::from_str::<BoardRequest>(r#"{"board": [[1.5, 0], [0, 0]]}"#).unwrap_err();
+        assert!(err.to_string().contains("a whole number"), "{err}");
+    }
+
+    #[test]
+    fn cage_cells_come_as_pairs_or_named() {
+        let request: BoardRequest = serde_json::from_str(
+            r#"{"board": "....", "cages": [{"sum": 3, "cells": [[0, 0], {"row": 0, "col": 1}]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(request.engine_cages()[0].cells, vec![(0, 0), (0, 1)]);
+        for bad in [
+            r#"[0]"#,
+            r#"[0, 1, 2]"#,
+            r#"{"row": 0}"#,
+            r#"{"row": 0, "col": 1, "x": 2}"#,
+        ] {
+            let text = format!(r#"{{"board": "....", "cages": [{{"sum": 3, "cells": [{bad}]}}]}}"#);
+            assert!(
+                serde_json::from_str::<BoardRequest>(&text).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn answers_keep_the_form_they_were_asked_in() {
+        let grid = Grid::from_line("1.....3..4.....2").unwrap();
+        let rows = BoardText::Rows(vec![]).render(&grid);
+        assert_eq!(
+            serde_json::to_string(&rows).unwrap(),
+            r#"["1...","..3.",".4..","...2"]"#
+        );
+        let line = BoardText::Line(String::new()).render(&grid);
+        assert_eq!(
+            serde_json::to_string(&line).unwrap(),
+            r#""1.....3..4.....2""#
+        );
+    }
+
+    #[test]
+    fn cages_become_engine_cages() {
+        let request: BoardRequest = serde_json::from_str(
+            r#"{"board": "....", "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            request.engine_cages(),
+            vec![Cage {
+                sum: 3,
+                cells: vec![(0, 0), (0, 1)]
+            }]
+        );
     }
 }

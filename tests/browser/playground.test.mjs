@@ -193,9 +193,17 @@ test('generate loads a graded puzzle as givens', async () => {
   await page.click('#generate');
   await page.locator('#message.ok').waitFor();
   const text = await message(page).textContent();
-  const [, givens] = text.match(/An? easy puzzle with (\d+) givens \(seed \d+/);
+  const [, givens, rating] = text.match(/An easy puzzle with (\d+) givens, rated (\d\.\d) on the Sudoku Explainer scale/);
   assert.equal(await page.locator('#grid .cell.given').count(), Number(givens));
+  assert.ok(Number(rating) >= 1.0 && Number(rating) <= 1.5, rating);
   assert.match(await page.locator('#curl').textContent(), /\/generate.*"difficulty":"easy"/);
+  assert.equal(await page.locator('#difficulty option').count(), 6);
+
+  // Grade says the same rating for the generated puzzle.
+  await page.click('#grade');
+  await page.locator('#message.ok').filter({ hasText: 'hardest technique' }).filter({ hasNotText: 'givens' }).waitFor();
+  assert.match(await message(page).textContent(), new RegExp(`^An easy puzzle, rated ${rating.replace('.', '\\.')} on the Sudoku Explainer scale`));
+  assert.match(await page.locator('#curl').textContent(), /\/grade/);
   await context.close();
 });
 

@@ -1,10 +1,18 @@
-//! A real server on an ephemeral loopback port, for black-box tests over TCP.
+//! Shared by the black-box tests: a real server on an ephemeral loopback port (in-process, or
+//! the binary as a process), requests, problem checks, metrics, and waiting on conditions.
 
 #![allow(dead_code)] // each test file uses its own subset
 
+use std::future::Future;
+use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
 
+use reqwest::{header, Response};
+use serde_json::Value;
+use sudoku_service::engine::{validate, Budget, Counted, Engine, Grid, Puzzle, Rules};
 use sudoku_service::http::server::{serve, ServeOptions};
 use sudoku_service::http::{app, AppState, ServeArgs};
 use tokio::net::TcpListener;
@@ -17,6 +25,10 @@ pub const SEED_SOLUTION: &str =
 /// The first puzzle of forum_hardest_1106: needs real search, still far inside the budget.
 pub const HARD: &str =
     "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+
+/// How long any wait for a condition may take before the test fails (generous: CI machines
+/// are shared and slow, and a wait returns as soon as its condition holds).
+pub const PATIENCE: Duration = Duration::from_secs(20);
 
 pub struct TestServer {
     pub addr: SocketAddr,
@@ -37,9 +49,8 @@ impl TestServer {
         let ready = state.ready.clone();
         let router = app(state, &args);
         let options = ServeOptions {
-            header_timeout: args.header_timeout(),
-            shutdown_delay: args.shutdown_delay(),
             drain_timeout: Duration::from_secs(5),
+            ..args.serve_options()
         };
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(serve(listener, router, ready, options, async {
@@ -69,21 +80,117 @@ impl TestServer {
             .unwrap()
     }
 
-    /// Triggers the graceful shutdown and waits for the server to finish draining.
-    pub async fn shutdown(mut self) {
+    /// The value of an unlabelled metric (a gauge or counter line `name value`).
+    pub async fn metric(&self, name: &str) -> f64 {
+        metric_in(&self.get_text("/metrics").await, name)
+    }
+
+    /// Starts the graceful shutdown (as SIGTERM would) without waiting for it.
+    pub fn begin_shutdown(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
+    }
+
+    /// Triggers the graceful shutdown and waits for the server to finish draining.
+    pub async fn shutdown(mut self) {
+        self.begin_shutdown();
         if let Some(task) = self.task.take() {
-            task.await.unwrap().unwrap();
+            tokio::time::timeout(PATIENCE, task)
+                .await
+                .expect("the server drains in time")
+                .unwrap()
+                .unwrap();
         }
     }
+}
+
+/// The value of the line `name value` in a Prometheus text page.
+pub fn metric_in(text: &str, name: &str) -> f64 {
+    text.lines()
+        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' '))
+        .unwrap_or_else(|| panic!("no metric {name} in\n{text}"))
+        .trim()
+        .parse()
+        .unwrap()
 }
 
 pub fn client() -> reqwest::Client {
     reqwest::Client::builder()
         .timeout(Duration::from_secs(30))
         .build()
+        .unwrap()
+}
+
+/// POSTs `body` as JSON.
+pub async fn post(server: &TestServer, path: &str, body: Value) -> Response {
+    client()
+        .post(server.url(path))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Asserts a 200 and returns the JSON body.
+pub async fn ok_json(response: Response) -> Value {
+    let status = response.status();
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+/// Asserts an RFC 9457 problem with `status` and `kind`, and returns its body.
+pub async fn expect_problem(response: Response, status: u16, kind: &str) -> Value {
+    assert_eq!(response.status().as_u16(), status);
+    assert_eq!(
+        response.headers()[header::CONTENT_TYPE],
+        "application/problem+json"
+    );
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["type"], format!("urn:sudoku-service:problem:{kind}"));
+    assert_eq!(body["status"], status);
+    assert!(body["title"].as_str().is_some_and(|t| !t.is_empty()));
+    assert!(body["detail"].as_str().is_some_and(|d| !d.is_empty()));
+    body
+}
+
+/// Polls `condition` until it holds; fails the test after [`PATIENCE`].
+pub async fn wait_for<F, Fut>(what: &str, mut condition: F)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while !condition().await {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting until {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Asserts that `solution` (one line) is a correct full grid that keeps every given of
+/// `puzzle`, checked by `validate`, which shares no code with the solver.
+pub fn assert_solves(puzzle: &str, solution: &str) {
+    let grid = Grid::from_line(solution).unwrap_or_else(|e| panic!("{solution}: {e}"));
+    assert!(
+        validate(&grid, &Rules::classic(grid.shape())).solved,
+        "not a solved grid: {solution}"
+    );
+    for (given, found) in puzzle.chars().zip(solution.chars()) {
+        if given != '.' && given != '0' {
+            assert_eq!(given, found, "a given changed: {puzzle} -> {solution}");
+        }
+    }
+}
+
+/// The engine's own count (up to 2) for a one-line board, without limits.
+pub fn count(line: &str) -> Counted {
+    let puzzle = Puzzle::classic(Grid::from_line(line).unwrap()).unwrap();
+    Engine::new()
+        .count(&puzzle, 2, &Budget::unlimited())
         .unwrap()
 }
 
@@ -102,4 +209,115 @@ pub fn rows(line: &str) -> Vec<String> {
         .chunks(9)
         .map(|c| String::from_utf8(c.to_vec()).unwrap())
         .collect()
+}
+
+/// The binary as operators run it, on a free loopback port; killed when dropped. Its stderr
+/// (the logs) is collected line by line.
+pub struct ServerProcess {
+    child: Child,
+    pub port: u16,
+    logs: Arc<Mutex<Vec<String>>>,
+}
+
+impl ServerProcess {
+    /// Starts `sudoku-service serve --host 127.0.0.1 --port 0 ARGS` with `envs` added to the
+    /// environment (and RUST_LOG=info unless given), and waits for its "listening" line.
+    pub fn start(args: &[&str], envs: &[(&str, &str)]) -> ServerProcess {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sudoku-service"));
+        command
+            .args(["serve", "--host", "127.0.0.1", "--port", "0"])
+            .args(args)
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        for (key, value) in envs {
+            command.env(key, value);
+        }
+        let mut child = command.spawn().unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let logs = Arc::new(Mutex::new(Vec::new()));
+        let (port_tx, port_rx) = mpsc::channel();
+        let collected = Arc::clone(&logs);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(rest) = line.split("listening on 127.0.0.1:").nth(1) {
+                    let port: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                    let _ = port_tx.send(port.parse::<u16>().unwrap());
+                }
+                collected.lock().unwrap().push(line);
+            }
+        });
+        let port = match port_rx.recv_timeout(PATIENCE) {
+            Ok(port) => port,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("the server never announced its port: {:?}", logs.lock());
+            }
+        };
+        ServerProcess { child, port, logs }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Every log line so far.
+    pub fn logs(&self) -> Vec<String> {
+        self.logs.lock().unwrap().clone()
+    }
+
+    /// Waits until a log line satisfies `matches`; fails after [`PATIENCE`].
+    pub fn wait_for_log(&self, what: &str, matches: impl Fn(&str) -> bool) -> String {
+        wait_blocking(what, || self.logs().into_iter().find(|l| matches(l)))
+    }
+
+    /// Sends SIGTERM.
+    #[cfg(unix)]
+    pub fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.pid().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Waits for the process to exit; fails (and kills it) after [`PATIENCE`], so a stuck
+    /// server fails the test instead of hanging CI.
+    pub fn wait_exit(&mut self) -> ExitStatus {
+        let child = &mut self.child;
+        let exit = wait_blocking_opt(PATIENCE, || child.try_wait().unwrap());
+        exit.unwrap_or_else(|| {
+            let _ = self.child.kill();
+            panic!("the server did not exit within {PATIENCE:?}");
+        })
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `probe` (on this thread) until it gives a value; fails the test after [`PATIENCE`].
+pub fn wait_blocking<T>(what: &str, probe: impl FnMut() -> Option<T>) -> T {
+    wait_blocking_opt(PATIENCE, probe).unwrap_or_else(|| panic!("timed out waiting until {what}"))
+}
+
+fn wait_blocking_opt<T>(patience: Duration, mut probe: impl FnMut() -> Option<T>) -> Option<T> {
+    let deadline = Instant::now() + patience;
+    loop {
+        if let Some(value) = probe() {
+            return Some(value);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }

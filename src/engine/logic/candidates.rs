@@ -1,13 +1,16 @@
 //! Pencil marks: which digits are still possible in each empty cell.
 //!
-//! A mark is one bit of a `u16` (bit `d - 1` for digit `d`). The geometry tables (units, peers)
-//! are computed at compile time so that the techniques can scan by index without allocating.
+//! A mark is one bit of a `u16` (bit `d - 1` for digit `d`). The same marks are also kept the
+//! other way round, as the set of cells where each digit can still go, because most
+//! techniques ask about one digit across many cells; both views are updated together.
 
 use std::fmt;
 
-use crate::engine::board::{Board, Digit, Pos, CELLS, SIZE};
-use crate::engine::validate::{Unit, UnitKind};
+use crate::engine::board::{Board, CELLS, SIZE};
+use crate::engine::grid::{Cell, Digit};
 
+use super::cellset::CellSet;
+use super::geometry::Geometry;
 use super::Step;
 
 /// All nine digits as a mask.
@@ -18,6 +21,11 @@ pub(crate) const fn bit(digit: Digit) -> u16 {
     1 << (digit.get() - 1)
 }
 
+/// The digit with 0-based index `d` (0-8).
+pub(crate) fn digit(d: usize) -> Digit {
+    Digit::new(d as u8 + 1).expect("digit index below 9")
+}
+
 /// The digits of a mask, smallest first.
 pub(crate) fn digits_of(mask: u16) -> impl Iterator<Item = Digit> {
     (0..9u8)
@@ -25,85 +33,33 @@ pub(crate) fn digits_of(mask: u16) -> impl Iterator<Item = Digit> {
         .filter_map(|i| Digit::new(i + 1))
 }
 
-/// The subsets of the 9-bit set `of` with exactly `size` members, in ascending numeric order.
+/// The 0-based digit indices of a mask, smallest first.
+pub(crate) fn indices_of(mask: u16) -> impl Iterator<Item = usize> {
+    (0..9).filter(move |i| mask >> i & 1 != 0)
+}
+
+/// The subsets of the 9-bit set `of` with exactly `size` members, in ascending numeric order
+/// (the order SE enumerates digit and cell sets in).
 pub(crate) fn subsets(of: u16, size: u32) -> impl Iterator<Item = u16> {
-    (1..=ALL_DIGITS).filter(move |s| s & !of == 0 && s.count_ones() == size)
-}
-
-/// `UNIT_CELLS[k]`: the cell indices of unit `k`, in the order of [`Unit::all`] (rows, columns,
-/// boxes), each unit in the order of [`Unit::cells`].
-pub(crate) const UNIT_CELLS: [[u8; SIZE]; 27] = unit_cells();
-
-/// `PEERS[i]`: the 20 other cells that share a row, column or box with cell `i`.
-pub(crate) const PEERS: [[u8; 20]; CELLS] = peers();
-
-const fn unit_cells() -> [[u8; SIZE]; 27] {
-    let mut units = [[0u8; SIZE]; 27];
-    let mut k = 0;
-    while k < SIZE {
-        let mut i = 0;
-        while i < SIZE {
-            units[k][i] = (k * SIZE + i) as u8;
-            units[SIZE + k][i] = (i * SIZE + k) as u8;
-            let row = (k / 3) * 3 + i / 3;
-            let col = (k % 3) * 3 + i % 3;
-            units[2 * SIZE + k][i] = (row * SIZE + col) as u8;
-            i += 1;
-        }
-        k += 1;
-    }
-    units
-}
-
-const fn sees_index(a: usize, b: usize) -> bool {
-    let (ra, ca, rb, cb) = (a / SIZE, a % SIZE, b / SIZE, b % SIZE);
-    a != b && (ra == rb || ca == cb || (ra / 3 == rb / 3 && ca / 3 == cb / 3))
-}
-
-const fn peers() -> [[u8; 20]; CELLS] {
-    let mut peers = [[0u8; 20]; CELLS];
-    let mut a = 0;
-    while a < CELLS {
-        let mut n = 0;
-        let mut b = 0;
-        while b < CELLS {
-            if sees_index(a, b) {
-                peers[a][n] = b as u8;
-                n += 1;
-            }
-            b += 1;
-        }
-        a += 1;
-    }
-    peers
-}
-
-/// True when two different cells share a row, column or box.
-pub(crate) fn sees(a: Pos, b: Pos) -> bool {
-    sees_index(a.index(), b.index())
-}
-
-/// The unit with table index `k` (0-26, the order of [`UNIT_CELLS`]).
-pub(crate) fn unit(k: usize) -> Unit {
-    let kind = match k / SIZE {
-        0 => UnitKind::Row,
-        1 => UnitKind::Column,
-        _ => UnitKind::Box,
-    };
-    Unit {
-        kind,
-        index: k % SIZE,
-    }
-}
-
-/// The table index of `unit` (inverse of [`unit`]).
-pub(crate) fn unit_index(unit: Unit) -> usize {
-    let base = match unit.kind {
-        UnitKind::Row => 0,
-        UnitKind::Column => SIZE,
-        UnitKind::Box => 2 * SIZE,
-    };
-    base + unit.index % SIZE
+    let bits: Vec<u16> = (0..9)
+        .filter(|i| of >> i & 1 != 0)
+        .map(|i| 1 << i)
+        .collect();
+    let n = bits.len() as u32;
+    // Gosper's hack over the positions of `of`'s bits, which keeps the numeric order.
+    let mut next = (size <= n && size > 0).then(|| (1u32 << size) - 1);
+    std::iter::from_fn(move || {
+        let current = next?;
+        let smallest = current & current.wrapping_neg();
+        let ripple = current + smallest;
+        let following = (((current ^ ripple) >> 2) / smallest) | ripple;
+        next = (following < 1 << n).then_some(following);
+        Some(
+            (0..n)
+                .filter(|i| current >> i & 1 != 0)
+                .fold(0u16, |acc, i| acc | bits[i as usize]),
+        )
+    })
 }
 
 /// The grid's filled cells plus the pencil marks of its empty cells.
@@ -115,6 +71,9 @@ pub(crate) fn unit_index(unit: Unit) -> usize {
 pub struct Candidates {
     board: Board,
     marks: [u16; CELLS],
+    /// `cells_with[d]`: the empty cells that still have digit `d + 1`.
+    cells_with: [CellSet; SIZE],
+    geometry: &'static Geometry,
 }
 
 impl Candidates {
@@ -122,19 +81,49 @@ impl Candidates {
     /// its row, column and box. A board that breaks the rules is accepted; its clashing cells
     /// simply leave some peers without marks.
     pub fn new(board: &Board) -> Candidates {
+        let geometry = Geometry::classic();
         let mut marks = [ALL_DIGITS; CELLS];
         for (pos, _) in board.givens() {
             marks[pos.index()] = 0;
         }
         for (pos, digit) in board.givens() {
-            for &peer in &PEERS[pos.index()] {
-                marks[peer as usize] &= !bit(digit);
+            for peer in geometry.peers(pos.index()).iter() {
+                marks[peer] &= !bit(digit);
+            }
+        }
+        let mut cells_with = [CellSet::EMPTY; SIZE];
+        for (i, &mask) in marks.iter().enumerate() {
+            for d in indices_of(mask) {
+                cells_with[d].insert(i);
             }
         }
         Candidates {
             board: *board,
             marks,
+            cells_with,
+            geometry,
         }
+    }
+
+    /// The same filled cells with other pencil marks (for reasoning on a changed copy).
+    pub(crate) fn with_marks(&self, marks: &[u16; CELLS]) -> Candidates {
+        let mut cells_with = [CellSet::EMPTY; SIZE];
+        for (i, &mask) in marks.iter().enumerate() {
+            for d in indices_of(mask) {
+                cells_with[d].insert(i);
+            }
+        }
+        Candidates {
+            board: self.board,
+            marks: *marks,
+            cells_with,
+            geometry: self.geometry,
+        }
+    }
+
+    /// The units and peers these marks live in.
+    pub fn geometry(&self) -> &'static Geometry {
+        self.geometry
     }
 
     /// The filled cells.
@@ -143,27 +132,27 @@ impl Candidates {
     }
 
     /// The digit in `pos`, if the cell is filled.
-    pub fn value(&self, pos: Pos) -> Option<Digit> {
+    pub fn value(&self, pos: Cell) -> Option<Digit> {
         self.board.get(pos)
     }
 
     /// True when `pos` holds a digit.
-    pub fn is_filled(&self, pos: Pos) -> bool {
+    pub fn is_filled(&self, pos: Cell) -> bool {
         self.board.get(pos).is_some()
     }
 
     /// The candidates of `pos`, smallest first; empty for a filled cell.
-    pub fn digits(&self, pos: Pos) -> Vec<Digit> {
+    pub fn digits(&self, pos: Cell) -> Vec<Digit> {
         digits_of(self.marks[pos.index()]).collect()
     }
 
     /// True when `digit` is still a candidate of `pos` (never for a filled cell).
-    pub fn contains(&self, pos: Pos, digit: Digit) -> bool {
+    pub fn contains(&self, pos: Cell, digit: Digit) -> bool {
         self.marks[pos.index()] & bit(digit) != 0
     }
 
     /// How many candidates `pos` has (0 for a filled cell).
-    pub fn count(&self, pos: Pos) -> u32 {
+    pub fn count(&self, pos: Cell) -> u32 {
         self.marks[pos.index()].count_ones()
     }
 
@@ -176,13 +165,13 @@ impl Candidates {
     /// missing from a unit has no cell left there. Sound techniques never cause this on a
     /// solvable grid, so it means the grid was already wrong.
     pub fn has_contradiction(&self) -> bool {
-        let empty_without_marks = Pos::all().any(|p| !self.is_filled(p) && self.count(p) == 0);
+        let empty_without_marks = Cell::all().any(|p| !self.is_filled(p) && self.count(p) == 0);
         empty_without_marks
-            || (0..27).any(|k| {
+            || (0..self.geometry.unit_count()).any(|k| {
                 let mut seen = 0u16;
-                for &i in &UNIT_CELLS[k] {
+                for &i in self.geometry.cells_of(k) {
                     let i = i as usize;
-                    seen |= self.marks[i] | self.board.get(Pos::from_index(i)).map_or(0, bit);
+                    seen |= self.marks[i] | self.board.get(Cell::from_index(i)).map_or(0, bit);
                 }
                 seen != ALL_DIGITS
             })
@@ -201,20 +190,46 @@ impl Candidates {
     }
 
     /// Fills an empty cell and removes `digit` from its peers.
-    pub fn place(&mut self, pos: Pos, digit: Digit) {
+    pub fn place(&mut self, pos: Cell, digit: Digit) {
         if self.is_filled(pos) {
             return;
         }
+        let i = pos.index();
         self.board.set(pos, Some(digit));
-        self.marks[pos.index()] = 0;
-        for &peer in &PEERS[pos.index()] {
-            self.marks[peer as usize] &= !bit(digit);
+        for d in indices_of(self.marks[i]) {
+            self.cells_with[d].remove(i);
         }
+        self.marks[i] = 0;
+        let d = usize::from(digit.get() - 1);
+        for peer in (self.geometry.peers(i) & self.cells_with[d]).iter() {
+            self.marks[peer] &= !bit(digit);
+        }
+        self.cells_with[d] = self.cells_with[d] - self.geometry.peers(i);
     }
 
     /// Removes one pencil mark.
-    pub fn eliminate(&mut self, pos: Pos, digit: Digit) {
+    pub fn eliminate(&mut self, pos: Cell, digit: Digit) {
         self.marks[pos.index()] &= !bit(digit);
+        self.cells_with[usize::from(digit.get() - 1)].remove(pos.index());
+    }
+
+    /// The empty cells where the digit with 0-based index `d` can still go.
+    pub(crate) fn cells_with(&self, d: usize) -> CellSet {
+        self.cells_with[d]
+    }
+
+    /// The cells of unit `k` where digit index `d` can still go.
+    pub(crate) fn places_in(&self, k: usize, d: usize) -> CellSet {
+        self.cells_with[d] & self.geometry.set_of(k)
+    }
+
+    /// How many cells of unit `k` are still empty.
+    pub(crate) fn empty_in(&self, k: usize) -> u32 {
+        self.geometry
+            .cells_of(k)
+            .iter()
+            .filter(|&&i| self.board.get(Cell::from_index(i as usize)).is_none())
+            .count() as u32
     }
 
     /// The raw mark mask of cell `i` (bit `d - 1` for digit `d`).
@@ -222,34 +237,40 @@ impl Candidates {
         self.marks[i]
     }
 
-    /// Bit `j` set when the `j`-th cell of unit `k` has `digit` as a candidate.
-    pub(crate) fn places(&self, k: usize, digit: Digit) -> u16 {
-        let b = bit(digit);
+    /// Bit `j` set when the `j`-th cell of unit `k` has digit index `d` as a candidate.
+    pub(crate) fn places(&self, k: usize, d: usize) -> u16 {
         let mut places = 0u16;
-        for (j, &i) in UNIT_CELLS[k].iter().enumerate() {
-            if self.marks[i as usize] & b != 0 {
+        for (j, &i) in self.geometry.cells_of(k).iter().enumerate() {
+            if self.marks[i as usize] >> d & 1 != 0 {
                 places |= 1 << j;
             }
         }
         places
     }
 
-    /// The digits already placed in unit `k`.
-    pub(crate) fn placed_in(&self, k: usize) -> u16 {
-        UNIT_CELLS[k]
-            .iter()
-            .filter_map(|&i| self.board.get(Pos::from_index(i as usize)))
-            .fold(0, |acc, d| acc | bit(d))
+    /// How many times the digit with index `d` is placed on the grid.
+    pub(crate) fn placed_count(&self, d: usize) -> u32 {
+        self.board
+            .givens()
+            .filter(|(_, x)| usize::from(x.get() - 1) == d)
+            .count() as u32
     }
 
     /// Sets the marks of an empty cell to exactly `digits`; for building test positions.
     #[cfg(test)]
-    pub(crate) fn restrict(&mut self, pos: Pos, digits: &[u8]) {
+    pub(crate) fn restrict(&mut self, pos: Cell, digits: &[u8]) {
         if !self.is_filled(pos) {
-            self.marks[pos.index()] = digits
+            let i = pos.index();
+            for d in indices_of(self.marks[i]) {
+                self.cells_with[d].remove(i);
+            }
+            self.marks[i] = digits
                 .iter()
                 .filter_map(|&d| Digit::new(d))
                 .fold(0, |acc, d| acc | bit(d));
+            for d in indices_of(self.marks[i]) {
+                self.cells_with[d].insert(i);
+            }
         }
     }
 }
@@ -259,7 +280,7 @@ impl fmt::Debug for Candidates {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in 0..SIZE {
             for col in 0..SIZE {
-                let pos = Pos::from_index(row * SIZE + col);
+                let pos = Cell::from_index(row * SIZE + col);
                 match self.value(pos) {
                     Some(d) => write!(f, "{d:<10}")?,
                     None => {
@@ -280,27 +301,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tables_match_units_and_peers() {
-        for (k, cells) in UNIT_CELLS.iter().enumerate() {
-            let expected: Vec<usize> = unit(k).cells().map(Pos::index).collect();
-            let got: Vec<usize> = cells.iter().map(|&i| i as usize).collect();
-            assert_eq!(got, expected);
-            assert_eq!(unit_index(unit(k)), k);
-        }
-        for (a, peers) in PEERS.iter().enumerate() {
-            assert!(peers.iter().all(|&b| sees_index(a, b as usize)));
-            let count = (0..CELLS).filter(|&b| sees_index(a, b)).count();
-            assert_eq!(count, 20);
-        }
-    }
-
-    #[test]
     fn basic_eliminations_remove_peers_digits() {
         let mut line = ".".repeat(81);
         line.replace_range(0..1, "5");
         let c = Candidates::new(&Board::from_line(&line).unwrap());
         let five = Digit::new(5).unwrap();
-        let p = |r, c| Pos::new(r, c).unwrap();
+        let p = |r, c| Cell::new(r, c).unwrap();
         assert!(c.is_filled(p(0, 0)));
         assert!(c.digits(p(0, 0)).is_empty());
         assert!(!c.contains(p(0, 8), five));
@@ -314,11 +320,11 @@ mod tests {
     #[test]
     fn placing_updates_peers_and_ignores_filled_cells() {
         let mut c = Candidates::new(&Board::empty());
-        let p = Pos::new(4, 4).unwrap();
+        let p = Cell::new(4, 4).unwrap();
         let d = Digit::new(3).unwrap();
         c.place(p, d);
         assert_eq!(c.value(p), Some(d));
-        assert!(!c.contains(Pos::new(4, 0).unwrap(), d));
+        assert!(!c.contains(Cell::new(4, 0).unwrap(), d));
         c.place(p, Digit::new(4).unwrap());
         assert_eq!(c.value(p), Some(d));
     }

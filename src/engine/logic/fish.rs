@@ -1,102 +1,140 @@
-//! Fish: X-Wing (size 2) and Swordfish (size 3).
+//! Fish: X-Wing (size 2, rated 3.2), Swordfish (3, 3.8) and Jellyfish (4, 5.2).
 //!
-//! If a digit's places in `n` rows all lie in the same `n` columns, those rows put the digit in
-//! each of those columns, so no other row can have it there. The same holds with rows and
-//! columns swapped.
+//! If a digit's places in `n` columns all lie in the same `n` rows, those columns put the digit
+//! in each of those rows, so no other column can have it there. The same holds with rows and
+//! columns swapped. SE looks at columns as the base first, then rows; for each set of lines
+//! (ascending) every digit; and only for digits with at least `2n` places still open.
 
-use crate::engine::board::{Digit, Pos};
+use crate::engine::board::SIZE;
+use crate::engine::grid::Cell;
 use crate::engine::validate::{Unit, UnitKind};
 
-use super::candidates::{subsets, Candidates};
+use super::candidates::{digit, indices_of, subsets, Candidates};
+use super::cellset::CellSet;
+use super::rating::Rating;
 use super::text::lines;
 use super::{Step, Technique};
 
-/// A fish of `size` lines (2 or 3). Digits ascending; for each, rows as the base, then columns.
-pub fn find(marks: &Candidates, size: u32) -> Option<Step> {
-    let technique = if size == 2 {
-        Technique::XWing
-    } else {
-        Technique::Swordfish
-    };
-    for digit in Digit::all() {
-        for base_kind in [UnitKind::Row, UnitKind::Column] {
-            let offset = if base_kind == UnitKind::Row { 0 } else { 9 };
-            let places: Vec<u16> = (0..9).map(|l| marks.places(offset + l, digit)).collect();
-            let eligible = (0..9)
-                .filter(|&l| (2..=size).contains(&places[l].count_ones()))
-                .fold(0u16, |acc, l| acc | 1 << l);
-            for base in subsets(eligible, size) {
-                let in_base = |l: usize| base & (1 << l) != 0;
-                let cover = (0..9)
-                    .filter(|&l| in_base(l))
-                    .fold(0u16, |acc, l| acc | places[l]);
-                if cover.count_ones() != size {
-                    continue;
-                }
-                // Cell at (base line l, cross line x) in grid coordinates.
-                let at = |l: usize, x: usize| {
-                    let (r, c) = if base_kind == UnitKind::Row {
-                        (l, x)
-                    } else {
-                        (x, l)
-                    };
-                    Pos::from_index(r * 9 + c)
-                };
-                let mut eliminations = Vec::new();
-                let mut cells = Vec::new();
-                for x in (0..9).filter(|x| cover & (1 << x) != 0) {
-                    for l in 0..9 {
-                        let pos = at(l, x);
-                        if !marks.contains(pos, digit) {
-                            continue;
-                        }
-                        if in_base(l) {
-                            cells.push(pos);
-                        } else {
-                            eliminations.push((pos, digit));
-                        }
+/// A fish: digit `digit`'s places in the `base` lines all lie in the `cover` lines.
+#[derive(Clone, Copy)]
+pub(crate) struct Fish {
+    pub(crate) digit: usize,
+    pub(crate) base_kind: UnitKind,
+    /// Line indices (bit `l` for line `l`) of the base and the cover.
+    pub(crate) base: u16,
+    pub(crate) cover: u16,
+    pub(crate) base_cells: CellSet,
+    pub(crate) cover_cells: CellSet,
+}
+
+impl Fish {
+    /// The digit leaves the cover lines outside the base lines.
+    pub(crate) fn removed(&self, marks: &Candidates) -> CellSet {
+        (self.cover_cells - self.base_cells) & marks.cells_with(self.digit)
+    }
+}
+
+/// Calls `visit` with every fish of `size` lines (2-4) in SE's order (columns as the base,
+/// then rows; line sets ascending; digits ascending) until it returns true. SE only looks at
+/// base lines with two or more places and digits with at least `2 * size` places open.
+/// Classic geometry (rows and columns).
+pub(crate) fn fishes(marks: &Candidates, size: u32, mut visit: impl FnMut(Fish) -> bool) {
+    let g = marks.geometry();
+    if !g.is_classic() {
+        return;
+    }
+    let open: [bool; SIZE] =
+        std::array::from_fn(|d| marks.placed_count(d) + 2 * size <= SIZE as u32);
+    for (base_kind, base_offset, cover_offset) in [(UnitKind::Column, 9, 0), (UnitKind::Row, 0, 9)]
+    {
+        for base in subsets(0x1FF, size) {
+            for d in (0..9).filter(|&d| open[d]) {
+                // Positions of the digit along each base line, as cross-line indices.
+                let mut cover = 0u16;
+                let mut fits = true;
+                for l in indices_of(base) {
+                    let positions = marks.places(base_offset + l, d);
+                    if positions.count_ones() < 2 {
+                        fits = false;
+                        break;
                     }
+                    cover |= positions;
                 }
-                if eliminations.is_empty() {
+                if !fits || cover.count_ones() != size {
                     continue;
                 }
-                eliminations.sort();
-                cells.sort();
-                let cross_kind = if base_kind == UnitKind::Row {
-                    UnitKind::Column
-                } else {
-                    UnitKind::Row
+                let fish = Fish {
+                    digit: d,
+                    base_kind,
+                    base,
+                    cover,
+                    base_cells: indices_of(base)
+                        .fold(CellSet::EMPTY, |acc, l| acc | g.set_of(base_offset + l)),
+                    cover_cells: indices_of(cover)
+                        .fold(CellSet::EMPTY, |acc, x| acc | g.set_of(cover_offset + x)),
                 };
-                let base_lines: Vec<usize> = (0..9).filter(|&l| in_base(l)).collect();
-                let cover_lines: Vec<usize> = (0..9).filter(|x| cover & (1 << x) != 0).collect();
-                let units = base_lines
-                    .iter()
-                    .map(|&index| Unit {
-                        kind: base_kind,
-                        index,
-                    })
-                    .chain(cover_lines.iter().map(|&index| Unit {
-                        kind: cross_kind,
-                        index,
-                    }))
-                    .collect();
-                let covered = lines(cross_kind, &cover_lines);
-                let explanation = format!(
-                    "In {}, {digit} can only go in {covered}, so {digit} is removed from the \
-                     rest of {covered}.",
-                    lines(base_kind, &base_lines)
-                );
-                return Some(Step {
-                    technique,
-                    placements: Vec::new(),
-                    eliminations,
-                    cells,
-                    digits: vec![digit],
-                    units,
-                    explanation,
-                });
+                if visit(fish) {
+                    return;
+                }
             }
         }
     }
-    None
+}
+
+/// The first fish of `size` lines (2-4) that removes something.
+pub fn find(marks: &Candidates, size: u32) -> Option<Step> {
+    let mut found = None;
+    fishes(marks, size, |fish| {
+        let removed = fish.removed(marks);
+        if !removed.is_empty() {
+            found = Some(fish_step(marks, &fish, removed));
+        }
+        found.is_some()
+    });
+    found
+}
+
+fn fish_step(marks: &Candidates, fish: &Fish, removed: CellSet) -> Step {
+    let (technique, rating) = match fish.base.count_ones() {
+        2 => (Technique::XWing, 32),
+        3 => (Technique::Swordfish, 38),
+        _ => (Technique::Jellyfish, 52),
+    };
+    let base_kind = fish.base_kind;
+    let cross_kind = if base_kind == UnitKind::Row {
+        UnitKind::Column
+    } else {
+        UnitKind::Row
+    };
+    let base_lines: Vec<usize> = indices_of(fish.base).collect();
+    let cover_lines: Vec<usize> = indices_of(fish.cover).collect();
+    let units = base_lines
+        .iter()
+        .map(|&index| Unit {
+            kind: base_kind,
+            index,
+        })
+        .chain(cover_lines.iter().map(|&index| Unit {
+            kind: cross_kind,
+            index,
+        }))
+        .collect();
+    let digit = digit(fish.digit);
+    let covered = lines(cross_kind, &cover_lines);
+    Step::eliminating(
+        technique,
+        Rating::from_tenths(rating),
+        removed.marks_of(digit),
+        (fish.base_cells & fish.cover_cells & marks.cells_with(fish.digit))
+            .iter()
+            .map(Cell::from_index)
+            .collect(),
+        vec![digit],
+        units,
+        format!(
+            "In {}, {digit} can only go in {covered}, so {digit} is removed from the rest of \
+             {covered}.",
+            lines(base_kind, &base_lines)
+        ),
+    )
 }

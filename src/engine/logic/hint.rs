@@ -6,12 +6,14 @@
 
 use std::fmt;
 
-use crate::engine::board::{Board, Digit, Pos};
+use crate::engine::board::{classic_conflicts, Board, ClassicPuzzle};
+use crate::engine::budget::{Budget, Exhausted, Stop};
+use crate::engine::grid::{Cell, Digit};
 use crate::engine::solver::Solver;
-use crate::engine::validate::{conflicts, Conflict, Puzzle};
+use crate::engine::validate::Conflict;
 
 use super::text::capitalize;
-use super::{next_step, Candidates, Step};
+use super::{Assumptions, Candidates, Step};
 
 /// What to tell a player about their board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +22,7 @@ pub enum Hint {
     Conflict(Conflict),
     /// A filled cell disagrees with the puzzle's only solution.
     Mistake {
-        pos: Pos,
+        pos: Cell,
         entered: Digit,
         /// The solution's digit; the caller decides whether to show it.
         correct: Digit,
@@ -29,7 +31,7 @@ pub enum Hint {
     Unsolvable,
     /// The puzzle has more than one solution, so no deduction can be certain.
     MultipleSolutions,
-    /// The solver's guess budget ran out before it knew whether the puzzle is sound.
+    /// The work budget ran out before the solver knew whether the puzzle is sound.
     Undecided,
     /// Every cell is filled and correct.
     Solved,
@@ -40,7 +42,7 @@ pub enum Hint {
     /// cell with the fewest candidates (after `setup`), first in reading order.
     Reveal {
         setup: Vec<Step>,
-        pos: Pos,
+        pos: Cell,
         digit: Digit,
     },
 }
@@ -86,60 +88,74 @@ impl fmt::Display for Hint {
 /// A hint for `board` when only the board is known: its filled cells count as the puzzle.
 /// A wrong entry then usually shows up as [`Hint::Unsolvable`]; pass the original givens to
 /// [`hint_with_givens`] to have the wrong cell named instead.
-pub fn hint(board: &Board, solver: &mut Solver) -> Hint {
-    hint_with_givens(board, board, solver)
+pub fn hint(board: &Board, solver: &mut Solver, budget: &Budget) -> Result<Hint, Exhausted> {
+    hint_with_givens(board, board, solver, budget)
 }
 
 /// A hint for a player's `board` of the puzzle `givens`: conflicts in the board, then the
 /// puzzle's verdict (no, several, or unknown solutions), then the first wrong entry in reading
 /// order (a changed given counts), then whether it is solved, then the next deduction.
-pub fn hint_with_givens(givens: &Board, board: &Board, solver: &mut Solver) -> Hint {
-    if let Some(conflict) = conflicts(board).into_iter().next() {
-        return Hint::Conflict(conflict);
+///
+/// Running out of work while checking the puzzle is an answer ([`Hint::Undecided`]); a
+/// deadline or a cancellation is not, and comes back as `Err`.
+pub fn hint_with_givens(
+    givens: &Board,
+    board: &Board,
+    solver: &mut Solver,
+    budget: &Budget,
+) -> Result<Hint, Exhausted> {
+    if let Some(conflict) = classic_conflicts(board).into_iter().next() {
+        return Ok(Hint::Conflict(conflict));
     }
-    let puzzle = match Puzzle::new(*givens) {
+    let puzzle = match ClassicPuzzle::new(*givens) {
         Ok(puzzle) => puzzle,
-        Err(conflict) => return Hint::Conflict(conflict),
+        Err(conflict) => return Ok(Hint::Conflict(conflict)),
     };
-    let counted = match solver.count_solutions(&puzzle, 2) {
+    let counted = match solver.count_solutions(&puzzle, 2, budget) {
         Ok(counted) => counted,
-        Err(_) => return Hint::Undecided,
+        Err(Exhausted {
+            stop: Stop::Work, ..
+        }) => return Ok(Hint::Undecided),
+        Err(other) => return Err(other),
     };
-    let solution = match (counted.count, counted.first) {
+    let truth = match (counted.count, counted.first) {
         (1, Some(solution)) => solution,
-        (0, _) => return Hint::Unsolvable,
-        _ => return Hint::MultipleSolutions,
+        (0, _) => return Ok(Hint::Unsolvable),
+        _ => return Ok(Hint::MultipleSolutions),
     };
-    let truth = solution.board();
     for (pos, entered) in board.givens() {
         if let Some(correct) = truth.get(pos) {
             if correct != entered {
-                return Hint::Mistake {
+                return Ok(Hint::Mistake {
                     pos,
                     entered,
                     correct,
-                };
+                });
             }
         }
     }
     if board.is_full() {
-        return Hint::Solved;
+        return Ok(Hint::Solved);
     }
+    // The puzzle has exactly one solution here, so uniqueness techniques are sound.
+    let assume = Assumptions::unique();
     let mut marks = Candidates::new(board);
     let mut setup = Vec::new();
-    while let Some(step) = next_step(&marks) {
+    while let Some(step) = assume.next_step(&marks, budget)? {
         if !step.placements.is_empty() {
-            return Hint::Step { setup, step };
+            return Ok(Hint::Step { setup, step });
         }
         marks.apply(&step);
         setup.push(step);
     }
     // Stuck: reveal the most constrained empty cell. `board` is not full, so one exists.
-    let empty = Pos::all()
+    let empty = Cell::all()
         .filter(|&p| !marks.is_filled(p))
         .min_by_key(|&p| (marks.count(p), p));
-    match empty.and_then(|pos| truth.get(pos).map(|digit| (pos, digit))) {
-        Some((pos, digit)) => Hint::Reveal { setup, pos, digit },
-        None => Hint::Solved,
-    }
+    Ok(
+        match empty.and_then(|pos| truth.get(pos).map(|digit| (pos, digit))) {
+            Some((pos, digit)) => Hint::Reveal { setup, pos, digit },
+            None => Hint::Solved,
+        },
+    )
 }

@@ -1,127 +1,68 @@
 //! Locked candidates: where a box meets a row or column. If a digit's places in one of them
 //! all lie in the other, the digit must go in the overlap, so it leaves the rest of the other.
+//! Pointing (box into line) is rated 2.6, claiming (line into box) 2.8.
 
-use crate::engine::board::{Digit, Pos};
-use crate::engine::validate::{Unit, UnitKind};
+use crate::engine::grid::Cell;
+use crate::engine::validate::UnitKind;
 
-use super::candidates::{bit, digits_of, unit, unit_index, Candidates, UNIT_CELLS};
+use super::candidates::{digit, Candidates};
+use super::cellset::CellSet;
+use super::direct::LOCKING_PASSES;
+use super::rating::Rating;
 use super::{Step, Technique};
 
-/// Pointing: in a box, a digit confined to one row (then: one column) is removed from the rest
-/// of that line. Boxes, then digits, ascending.
-pub fn pointing(marks: &Candidates) -> Option<Step> {
-    for b in 0..9 {
-        let box_k = 18 + b;
-        for digit in digits_of(!marks.placed_in(box_k) & 0x1FF) {
-            let cells = cells_with(marks, box_k, digit);
-            if cells.is_empty() {
-                continue;
-            }
-            for kind in [UnitKind::Row, UnitKind::Column] {
-                let index = |p: &Pos| {
-                    if kind == UnitKind::Row {
-                        p.row()
-                    } else {
-                        p.col()
-                    }
-                };
-                let first = index(&cells[0]);
-                if cells.iter().any(|p| index(p) != first) {
-                    continue;
-                }
-                let line = Unit { kind, index: first };
-                let boxed = unit(box_k);
-                if let Some(step) = eliminate_outside(
-                    marks,
-                    Technique::LockedCandidatesPointing,
-                    digit,
-                    cells.clone(),
-                    (boxed, line),
-                    format!(
-                        "In {boxed}, {digit} can only go in {line}, so {digit} is removed from \
-                         the rest of {line}."
-                    ),
-                ) {
-                    return Some(step);
-                }
-            }
-        }
-    }
-    None
-}
-
-/// Claiming: in a row (then a column), a digit confined to one box is removed from the rest of
-/// that box.
-pub fn claiming(marks: &Candidates) -> Option<Step> {
-    for k in 0..18 {
-        for digit in digits_of(!marks.placed_in(k) & 0x1FF) {
-            let cells = cells_with(marks, k, digit);
-            let Some(first) = cells.first() else {
-                continue;
-            };
-            let b = first.box_index();
-            if cells.iter().any(|p| p.box_index() != b) {
-                continue;
-            }
-            let line = unit(k);
-            let boxed = Unit {
-                kind: UnitKind::Box,
-                index: b,
-            };
-            if let Some(step) = eliminate_outside(
-                marks,
-                Technique::LockedCandidatesClaiming,
-                digit,
-                cells,
-                (line, boxed),
-                format!(
-                    "In {line}, {digit} can only go in {boxed}, so {digit} is removed from the \
-                     rest of {boxed}."
-                ),
-            ) {
-                return Some(step);
-            }
-        }
-    }
-    None
-}
-
-/// The cells of unit `k` that have `digit` as a candidate, in unit order.
-fn cells_with(marks: &Candidates, k: usize, digit: Digit) -> Vec<Pos> {
-    UNIT_CELLS[k]
-        .iter()
-        .map(|&i| Pos::from_index(i as usize))
-        .filter(|&p| marks.contains(p, digit))
-        .collect()
-}
-
-/// The step removing `digit` from `target` outside `source`, if that removes anything.
-fn eliminate_outside(
+/// Every locked set in SE's order (boxes into columns, boxes into rows, columns into boxes,
+/// rows into boxes; digit by digit, units ascending): `(digit index, first unit, second unit,
+/// places)` where the digit's two or more places in the first unit all lie in the second.
+/// Classic geometry only (it is about boxes).
+pub(crate) fn locked_sets(
     marks: &Candidates,
-    technique: Technique,
-    digit: Digit,
-    mut cells: Vec<Pos>,
-    (source, target): (Unit, Unit),
-    explanation: String,
-) -> Option<Step> {
-    let inside: Vec<Pos> = source.cells().collect();
-    let eliminations: Vec<(Pos, Digit)> = UNIT_CELLS[unit_index(target)]
-        .iter()
-        .map(|&i| Pos::from_index(i as usize))
-        .filter(|p| !inside.contains(p) && marks.mask(p.index()) & bit(digit) != 0)
-        .map(|p| (p, digit))
-        .collect();
-    if eliminations.is_empty() {
-        return None;
-    }
-    cells.sort();
-    Some(Step {
-        technique,
-        placements: Vec::new(),
-        eliminations,
-        cells,
-        digits: vec![digit],
-        units: vec![source, target],
-        explanation,
+) -> impl Iterator<Item = (usize, usize, usize, CellSet)> + '_ {
+    let g = marks.geometry();
+    let passes = if g.is_classic() {
+        &LOCKING_PASSES[..]
+    } else {
+        &[]
+    };
+    passes.iter().flat_map(move |(first_kind, second_kind)| {
+        (0..9).flat_map(move |d| {
+            first_kind.clone().flat_map(move |k1| {
+                let places = marks.places_in(k1, d);
+                second_kind
+                    .clone()
+                    .filter(move |&k2| places.len() >= 2 && places.is_subset(g.set_of(k2)))
+                    .map(move |k2| (d, k1, k2, places))
+            })
+        })
+    })
+}
+
+/// The first locked-candidates pattern that removes something, in SE's order.
+pub fn locking(marks: &Candidates) -> Option<Step> {
+    let g = marks.geometry();
+    locked_sets(marks).find_map(|(d, k1, k2, places)| {
+        let removed = marks.places_in(k2, d) - g.set_of(k1);
+        if removed.is_empty() {
+            return None;
+        }
+        let (source, target) = (g.unit(k1), g.unit(k2));
+        let digit = digit(d);
+        let (technique, rating) = if source.kind == UnitKind::Box {
+            (Technique::LockedCandidatesPointing, 26)
+        } else {
+            (Technique::LockedCandidatesClaiming, 28)
+        };
+        Some(Step::eliminating(
+            technique,
+            Rating::from_tenths(rating),
+            removed.marks_of(digit),
+            places.iter().map(Cell::from_index).collect(),
+            vec![digit],
+            vec![source, target],
+            format!(
+                "In {source}, {digit} can only go in {target}, so {digit} is removed from the \
+                 rest of {target}."
+            ),
+        ))
     })
 }

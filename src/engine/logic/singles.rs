@@ -1,69 +1,108 @@
-//! Singles: the two ways a digit is forced into a cell. Both place a digit.
+//! Singles: the ways a digit is forced into a cell without any elimination first.
+//!
+//! SE rates them by how much of the grid a player must scan: the last empty cell of a unit
+//! (full house) 1.0, the only place of a digit in a box 1.2, in a row or column 1.5, and the
+//! only digit left in a cell (naked single) 2.3, which needs every peer of the cell checked.
 
-use crate::engine::board::Pos;
+use crate::engine::grid::Cell;
 use crate::engine::validate::{Unit, UnitKind};
 
-use super::candidates::{digits_of, unit, Candidates, UNIT_CELLS};
+use super::candidates::{digit, indices_of, Candidates};
 use super::text::capitalize;
 use super::{Step, Technique};
 
-/// A cell whose marks are down to one digit. Cells in reading order.
-pub fn naked(marks: &Candidates) -> Option<Step> {
-    Pos::all().find_map(|pos| {
-        let mask = marks.mask(pos.index());
-        if mask.count_ones() != 1 {
-            return None;
-        }
-        let digit = digits_of(mask).next()?;
-        Some(Step {
-            technique: Technique::NakedSingle,
-            placements: vec![(pos, digit)],
-            eliminations: Vec::new(),
-            cells: vec![pos],
-            digits: vec![digit],
-            units: Vec::new(),
-            explanation: format!(
-                "{} has only one candidate left, {digit}.",
-                capitalize(&pos.to_string())
-            ),
-        })
-    })
+/// Units in the order SE scans them for singles and subsets: boxes, then columns, then rows.
+pub(crate) const BOXES_COLUMNS_ROWS: [usize; 27] = {
+    let mut order = [0usize; 27];
+    let mut i = 0;
+    while i < 9 {
+        order[i] = 18 + i;
+        order[9 + i] = 9 + i;
+        order[18 + i] = i;
+        i += 1;
+    }
+    order
+};
+
+/// The last empty cell of a unit (boxes, columns, rows).
+pub fn full_house(marks: &Candidates) -> Option<Step> {
+    single_place(marks, true)
 }
 
-/// A digit with exactly one place left in a unit. Boxes are scanned first, then rows, then
-/// columns: that is the order players look in, so hints point where a person would look.
+/// A digit with exactly one place left in a unit: boxes (1.2), then columns and rows (1.5).
 pub fn hidden(marks: &Candidates) -> Option<Step> {
-    let order = (18..27).chain(0..18);
-    for k in order {
-        let placed = marks.placed_in(k);
-        for digit in digits_of(!placed & 0x1FF) {
-            let places = marks.places(k, digit);
-            if places.count_ones() != 1 {
+    single_place(marks, false)
+}
+
+/// The first digit with one place in a unit, among units with one empty cell (`last_cell`)
+/// or among the others.
+fn single_place(marks: &Candidates, last_cell: bool) -> Option<Step> {
+    let g = marks.geometry();
+    for k in BOXES_COLUMNS_ROWS {
+        if (marks.empty_in(k) == 1) != last_cell {
+            continue;
+        }
+        for d in 0..9 {
+            let places = marks.places_in(k, d);
+            if places.len() != 1 {
                 continue;
             }
-            let j = places.trailing_zeros() as usize;
-            let pos = Pos::from_index(UNIT_CELLS[k][j] as usize);
-            let unit = unit(k);
-            return Some(Step {
-                technique: Technique::HiddenSingle,
-                placements: vec![(pos, digit)],
-                eliminations: Vec::new(),
-                cells: vec![pos],
-                digits: vec![digit],
-                units: vec![unit],
-                explanation: format!("In {unit}, {digit} can only go in {}.", place(unit, pos)),
+            let pos = Cell::from_index(places.first()?);
+            let unit = g.unit(k);
+            let digit = digit(d);
+            return Some(if last_cell {
+                Step::placing(
+                    Technique::FullHouse,
+                    10,
+                    (pos, digit),
+                    vec![unit],
+                    format!(
+                        "{} is the last empty cell of {unit}, so it is {digit}.",
+                        capitalize(&pos.to_string())
+                    ),
+                )
+            } else {
+                let rating = if unit.kind == UnitKind::Box { 12 } else { 15 };
+                Step::placing(
+                    Technique::HiddenSingle,
+                    rating,
+                    (pos, digit),
+                    vec![unit],
+                    format!("In {unit}, {digit} can only go in {}.", place(unit, pos)),
+                )
             });
         }
     }
     None
 }
 
+/// A cell whose marks are down to one digit. Cells in reading order.
+pub fn naked(marks: &Candidates) -> Option<Step> {
+    Cell::all().find_map(|pos| {
+        let mask = marks.mask(pos.index());
+        if mask.count_ones() != 1 {
+            return None;
+        }
+        let digit = digit(indices_of(mask).next()?);
+        Some(Step::placing(
+            Technique::NakedSingle,
+            23,
+            (pos, digit),
+            Vec::new(),
+            format!(
+                "{} has only one candidate left, {digit}.",
+                capitalize(&pos.to_string())
+            ),
+        ))
+    })
+}
+
 /// Where in `unit` the cell is, without repeating the unit: "column 5" in a row, "row 2" in a
 /// column, the full position in a box.
-fn place(unit: Unit, pos: Pos) -> String {
+pub(crate) fn place(unit: Unit, pos: Cell) -> String {
     match unit.kind {
         UnitKind::Row => format!("column {}", pos.col() + 1),
         UnitKind::Column => format!("row {}", pos.row() + 1),
-        UnitKind::Box => pos.to_string(),
+        _ => pos.to_string(),
     }
 }

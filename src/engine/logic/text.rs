@@ -3,19 +3,12 @@
 
 use std::fmt::Display;
 
-use crate::engine::board::Pos;
+use crate::engine::grid::{join_words, Cell};
 use crate::engine::validate::{Unit, UnitKind};
 
 /// "a", "a and b", "a, b and c".
 pub(crate) fn list<T: Display>(items: &[T]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [init @ .., last] => {
-            let head: Vec<String> = init.iter().map(ToString::to_string).collect();
-            format!("{} and {last}", head.join(", "))
-        }
-    }
+    join_words(items, "and")
 }
 
 /// The sentence with its first letter in upper case.
@@ -29,7 +22,7 @@ pub(crate) fn capitalize(text: &str) -> String {
 
 /// Cells of one unit, named the short way a player reads them: "row 3, columns 2 and 7",
 /// "column 3, rows 2 and 7", or for a box each cell in full.
-pub(crate) fn cells_in_unit(unit: Unit, cells: &[Pos]) -> String {
+pub(crate) fn cells_in_unit(unit: Unit, cells: &[Cell]) -> String {
     match unit.kind {
         UnitKind::Row => {
             let cols: Vec<usize> = cells.iter().map(|p| p.col() + 1).collect();
@@ -41,20 +34,33 @@ pub(crate) fn cells_in_unit(unit: Unit, cells: &[Pos]) -> String {
             let noun = if rows.len() == 1 { "row" } else { "rows" };
             format!("column {}, {noun} {}", unit.index + 1, list(&rows))
         }
-        UnitKind::Box => list(cells),
+        _ => list(cells),
+    }
+}
+
+/// Cells of one unit without naming the unit again: "columns 2 and 7" in a row, "rows 2 and 7"
+/// in a column, each cell in full in a box.
+pub(crate) fn places_within(unit: Unit, cells: &[Cell]) -> String {
+    match unit.kind {
+        UnitKind::Row => {
+            let cols: Vec<usize> = cells.iter().map(|p| p.col()).collect();
+            lines(UnitKind::Column, &cols)
+        }
+        UnitKind::Column => {
+            let rows: Vec<usize> = cells.iter().map(|p| p.row()).collect();
+            lines(UnitKind::Row, &rows)
+        }
+        _ => list(cells),
     }
 }
 
 /// "rows 2 and 7" / "columns 1, 4 and 7" for a set of 0-based line indices.
 pub(crate) fn lines(kind: UnitKind, indices: &[usize]) -> String {
     let one_based: Vec<usize> = indices.iter().map(|i| i + 1).collect();
-    let noun = match (kind, one_based.len()) {
-        (UnitKind::Row, 1) => "row",
-        (UnitKind::Row, _) => "rows",
-        (UnitKind::Column, 1) => "column",
-        (UnitKind::Column, _) => "columns",
-        (UnitKind::Box, 1) => "box",
-        (UnitKind::Box, _) => "boxes",
+    let noun = if one_based.len() == 1 {
+        kind.name()
+    } else {
+        kind.plural()
     };
     format!("{noun} {}", list(&one_based))
 }
@@ -78,13 +84,13 @@ mod tests {
             kind: UnitKind::Row,
             index: 2,
         };
-        let cells = [Pos::new(2, 1).unwrap(), Pos::new(2, 6).unwrap()];
+        let cells = [Cell::new(2, 1).unwrap(), Cell::new(2, 6).unwrap()];
         assert_eq!(cells_in_unit(row, &cells), "row 3, columns 2 and 7");
         let bx = Unit {
             kind: UnitKind::Box,
             index: 0,
         };
-        let cells = [Pos::new(0, 0).unwrap(), Pos::new(1, 2).unwrap()];
+        let cells = [Cell::new(0, 0).unwrap(), Cell::new(1, 2).unwrap()];
         assert_eq!(
             cells_in_unit(bx, &cells),
             "row 1, column 1 and row 2, column 3"

@@ -56,21 +56,33 @@ fn for_each_set(side: usize, max_size: usize, mut f: impl FnMut(usize, u32)) {
 }
 
 impl ComboTable {
-    /// The table for digits 1..=`side`, set sizes up to `wanted` (fewer if too large).
-    pub(crate) fn build(side: usize, wanted: usize) -> ComboTable {
+    /// How many sets the table for (`side`, `wanted`) holds, the largest set size kept, and
+    /// whether larger sizes were left out.
+    fn extent(side: usize, wanted: usize) -> (u64, usize, bool) {
         let n = side as u64;
         let mut max_size = 0;
         let mut entries = 0;
-        let mut capped = false;
         for m in 1..=wanted.min(side) {
             let more = binomial(n, m as u64);
             if entries + more > MAX_ENTRIES {
-                capped = true;
-                break;
+                return (entries, max_size, true);
             }
             entries += more;
             max_size = m;
         }
+        (entries, max_size, false)
+    }
+
+    /// Operations [`build`](Self::build) takes for these arguments (two passes over every
+    /// set, a digit sum each), so a search can pay for the table before building it.
+    pub(crate) fn build_cost(side: usize, wanted: usize) -> u64 {
+        let (entries, _, _) = ComboTable::extent(side, wanted);
+        entries * 2 * side as u64
+    }
+
+    /// The table for digits 1..=`side`, set sizes up to `wanted` (fewer if too large).
+    pub(crate) fn build(side: usize, wanted: usize) -> ComboTable {
+        let (entries, max_size, capped) = ComboTable::extent(side, wanted);
         let stride = side * (side + 1) / 2 + 2;
         // Counting sort in two passes over the same enumeration: counts, then placement.
         let mut start = vec![0u32; (max_size + 1) * stride + 1];

@@ -12,16 +12,16 @@
 //!
 //! Deterministic: the same seed gives the same puzzle on every platform.
 
-use super::cage::{Cage, Cages};
-use super::grid::Grid;
-use super::shape::Shape;
-use super::solver::{VariantPuzzle, VariantSolver};
-use crate::engine::board::{Board, CELLS, SIZE};
+use super::solver::VariantSolver;
+use crate::engine::board::{Board, ClassicPuzzle, CELLS, SIZE};
+use crate::engine::budget::Budget;
+use crate::engine::grid::{Grid, Shape};
+use crate::engine::puzzle::Puzzle;
+use crate::engine::rules::{Cage, Cages, Rules};
 use crate::engine::solver::Solver;
-use crate::engine::validate::Puzzle;
 
-/// Guesses allowed per uniqueness check; a check that runs out counts as "not unique".
-const CHECK_BUDGET: u64 = 20_000;
+/// Work allowed per uniqueness check; a check that runs out counts as "not unique".
+const CHECK_BUDGET: u64 = 200_000;
 
 /// A killer puzzle (no givens) and its unique solution.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,10 +34,8 @@ pub struct Killer {
 
 impl Killer {
     /// The puzzle: an empty grid with these cages.
-    pub fn puzzle(&self) -> VariantPuzzle {
-        // The cages are 9x9 and the empty grid has no givens: this cannot fail.
-        VariantPuzzle::killer(Grid::empty(Shape::NINE), self.cages.clone())
-            .unwrap_or_else(|_| unreachable!("an empty grid has no conflicts"))
+    pub fn puzzle(&self) -> Puzzle {
+        empty_killer(self.cages.clone())
     }
 }
 
@@ -72,27 +70,32 @@ impl SplitMix64 {
     }
 }
 
+/// An empty 9x9 grid with `cages`: an empty grid has no conflicts, so this cannot fail.
+fn empty_killer(cages: Cages) -> Puzzle {
+    Puzzle::new(Grid::empty(Shape::NINE), Rules::killer(cages))
+        .unwrap_or_else(|_| unreachable!("an empty grid has no conflicts"))
+}
+
 /// The killer puzzle for `seed` (see the module docs).
 pub fn random_killer(seed: u64) -> Killer {
     let mut rng = SplitMix64::new(seed);
     let grid = random_full_grid(&mut rng);
     let digits = grid.raw().to_vec();
     let mut cages = random_partition(&digits, &mut rng);
-    let mut solver = VariantSolver::with_budget(CHECK_BUDGET);
+    let mut solver = VariantSolver::new();
     let mut splits = 0;
     loop {
         let validated = to_cages(&cages, &digits);
-        let puzzle = VariantPuzzle::killer(Grid::empty(Shape::NINE), validated.clone())
-            .unwrap_or_else(|_| unreachable!("an empty grid has no conflicts"));
-        let other = match solver.count_with_last(&puzzle, 2) {
-            Ok((counted, _)) if counted.count == 1 => {
+        let puzzle = empty_killer(validated.clone());
+        let other = match solver.count_solutions(&puzzle, 2, &Budget::work(CHECK_BUDGET)) {
+            Ok(counted) if counted.count == 1 => {
                 return Killer {
                     cages: validated,
                     solution: grid,
                     splits,
                 }
             }
-            Ok((_, last)) => last.map(|s| s.grid().raw().to_vec()),
+            Ok(counted) => counted.second.map(|s| s.grid().raw().to_vec()),
             Err(_) => None,
         };
         // A cell where another solution differs, in the largest such cage (so that cage
@@ -133,9 +136,9 @@ fn to_cages(cages: &[Vec<usize>], digits: &[u8]) -> Cages {
 
 /// The band solver's grid for the empty board, shuffled by moves that keep it valid.
 fn random_full_grid(rng: &mut SplitMix64) -> Grid {
-    let puzzle = Puzzle::new(Board::empty()).unwrap_or_else(|_| unreachable!());
+    let puzzle = ClassicPuzzle::new(Board::empty()).unwrap_or_else(|_| unreachable!());
     let base = Solver::new()
-        .solve(&puzzle)
+        .solve(&puzzle, &Budget::unlimited())
         .ok()
         .and_then(|c| c.first)
         .unwrap_or_else(|| unreachable!("the empty board has solutions"));
@@ -152,8 +155,7 @@ fn random_full_grid(rng: &mut SplitMix64) -> Grid {
             } else {
                 (rows[r], cols[c])
             };
-            let pos = crate::engine::board::Pos::new(sr, sc).unwrap_or_else(|| unreachable!());
-            let d = base.board().get(pos).map_or(0, |d| d.get());
+            let d = base.raw()[sr * SIZE + sc];
             cells[r * SIZE + c] = relabel[usize::from(d) - 1];
         }
     }
@@ -309,8 +311,9 @@ mod tests {
         let mut rng = SplitMix64::new(1);
         let a = random_full_grid(&mut rng);
         let b = random_full_grid(&mut rng);
-        assert!(a.is_full() && super::super::grid::conflicts(&a).is_empty());
-        assert!(b.is_full() && super::super::grid::conflicts(&b).is_empty());
+        let rules = Rules::classic(Shape::NINE);
+        assert!(crate::engine::validate::validate(&a, &rules).solved);
+        assert!(crate::engine::validate::validate(&b, &rules).solved);
         assert_ne!(a, b);
     }
 

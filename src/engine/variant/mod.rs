@@ -1,29 +1,22 @@
-//! Sudoku beyond the classic 9x9: other sizes (4x4 to 25x25) and Killer cages.
+//! The general engine: an exact solver for every supported size (4x4 to 25x25), with or
+//! without Killer cages, and a seeded generator of Killer puzzles.
 //!
-//! Kept beside the 9x9 engine rather than inside it: the band solver
-//! ([`Solver`](crate::engine::Solver)) stays specialised and fast, and this general engine
-//! pays for its generality only on the puzzles that need it.
+//! Kept beside the classic 9x9 engine rather than inside it: the band solver
+//! ([`Solver`](crate::engine::solver::Solver)) stays specialised and fast, and this general
+//! engine pays for its generality only on the puzzles that need it. The facade
+//! ([`Engine`](crate::engine::Engine)) picks between them; callers never do.
 //!
-//! * [`shape`]: [`Shape`], the supported sizes and their boxes.
-//! * [`grid`]: [`Grid`] (any size), its text form, [`conflicts`].
-//! * [`cage`]: [`Cage`] as given, [`Cages`] validated.
-//! * [`solver`]: [`VariantPuzzle`] and the exact [`VariantSolver`].
+//! * [`solver`]: the exact [`VariantSolver`] (mask propagation, cage-sum table, 45 rule),
+//!   metered in work units.
+//! * `combos` (private): the table of digit sets by size and sum behind cage pruning.
 //! * [`killer`]: a seeded generator of killer puzzles without givens (tests, benchmarks).
 
-pub mod cage;
 mod combos;
-pub mod grid;
 pub mod killer;
-pub mod shape;
 pub mod solver;
 
-pub use cage::{Cage, CageError, Cages, ValidCage};
-pub use grid::{conflicts, Coord, Grid, GridError, VariantConflict, VariantParseError};
 pub use killer::{random_killer, Killer};
-pub use shape::Shape;
-pub use solver::{
-    VariantCounted, VariantPuzzle, VariantPuzzleError, VariantSolution, VariantSolver,
-};
+pub use solver::VariantSolver;
 
 #[cfg(test)]
 mod tests;

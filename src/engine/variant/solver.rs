@@ -29,109 +29,34 @@
 //! Then it branches on the empty cell with the fewest candidates. The guess stack is a flat
 //! buffer of whole candidate frames (one per guessed cell on the current path, so at most
 //! `cells + 1`), sized before the search starts: the search neither recurses nor allocates.
+//!
+//! # Work
+//! Guesses are a poor measure of this engine's work: on a 25x25 board with large cages one
+//! propagation can scan thousands of cage-sum sets per cage, while on a 4x4 it is a handful
+//! of mask operations. So it counts what it does instead (cells visited, sets checked, layout
+//! entries built) and charges the [`Budget`] one unit per [`OPS_PER_UNIT`] operations, about
+//! a microsecond each; the charges come after every sweep and every cage, so a deadline or a
+//! cancellation stops it within about a millisecond whatever the board.
 
 use std::fmt;
 
-use super::cage::Cages;
 use super::combos::{mask_sum, ComboTable};
-use super::grid::{conflicts, Grid, VariantConflict};
-use super::shape::Shape;
-use crate::engine::solver::{GaveUp, Stats};
+use crate::engine::budget::{Budget, Exhausted, Meter};
+use crate::engine::grid::{Grid, Shape};
+use crate::engine::puzzle::{Counted, Puzzle, Solution, Stats};
+
+/// Operations (cell visits, set checks) per unit of work: about a microsecond of CPU.
+pub const OPS_PER_UNIT: u64 = 1_000;
 
 /// Largest leftover of a run of rows or columns kept as a sum region.
 const BAND_REST_MAX: usize = 6;
 
+/// Houses one cell can be in: a row, a column, a box or region, both diagonals (the centre
+/// of an odd grid) and a window.
+const MAX_HOUSES_PER_CELL: usize = 6;
+
 /// Marks a cell whose digit has already been removed from its peers.
 const PLACED: u32 = 1 << 31;
-
-/// Why a grid and cages cannot be handed to the solver.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum VariantPuzzleError {
-    /// Two givens repeat a digit in a row, column or box.
-    #[error("the givens break the rules: {0}")]
-    Conflict(VariantConflict),
-    /// The cages were validated for another size of grid.
-    #[error("the grid is {grid} but the cages were made for {cages}")]
-    ShapeMismatch { grid: Shape, cages: Shape },
-}
-
-/// A grid whose givens do not clash, with cages of the same shape (possibly none): the only
-/// thing [`VariantSolver`] accepts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VariantPuzzle {
-    grid: Grid,
-    cages: Cages,
-}
-
-impl VariantPuzzle {
-    /// A puzzle without cages.
-    pub fn classic(grid: Grid) -> Result<VariantPuzzle, VariantPuzzleError> {
-        let cages = Cages::none(grid.shape());
-        VariantPuzzle::killer(grid, cages)
-    }
-
-    /// A killer puzzle: `grid` holds the givens (often none), `cages` the sums.
-    pub fn killer(grid: Grid, cages: Cages) -> Result<VariantPuzzle, VariantPuzzleError> {
-        if grid.shape() != cages.shape() {
-            return Err(VariantPuzzleError::ShapeMismatch {
-                grid: grid.shape(),
-                cages: cages.shape(),
-            });
-        }
-        if let Some(conflict) = conflicts(&grid).into_iter().next() {
-            return Err(VariantPuzzleError::Conflict(conflict));
-        }
-        Ok(VariantPuzzle { grid, cages })
-    }
-
-    /// The givens.
-    pub fn grid(&self) -> &Grid {
-        &self.grid
-    }
-
-    /// The cages (empty for a classic puzzle).
-    pub fn cages(&self) -> &Cages {
-        &self.cages
-    }
-
-    /// The shape.
-    pub fn shape(&self) -> Shape {
-        self.grid.shape()
-    }
-}
-
-/// A full grid that obeys every rule of its puzzle (units, cages) and keeps its givens.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct VariantSolution(Grid);
-
-impl VariantSolution {
-    /// The filled grid.
-    pub fn grid(&self) -> &Grid {
-        &self.0
-    }
-
-    /// One string per row.
-    pub fn to_rows(&self) -> Vec<String> {
-        self.0.to_rows()
-    }
-}
-
-/// The answer of a counting search.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VariantCounted {
-    /// Solutions found, at most the limit asked for: with limit 2, 2 means "more than one".
-    pub count: u32,
-    /// The first solution found, if any.
-    pub first: Option<VariantSolution>,
-    pub stats: Stats,
-}
-
-impl VariantCounted {
-    /// Exactly one solution (meaningful when the limit was at least 2).
-    pub fn is_unique(&self) -> bool {
-        self.count == 1
-    }
-}
 
 /// Where one propagation ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,10 +75,12 @@ struct Layout {
     /// `peers[peer_start[i]..peer_start[i + 1]]`: every cell that must differ from cell `i`.
     peer_start: Vec<u32>,
     peers: Vec<u16>,
-    /// `3 * side` units of `side` cells: rows, columns, boxes.
+    /// The houses, `side` cells each: rows, columns, boxes or regions, then any diagonals
+    /// and windows.
     units: Vec<u16>,
-    /// The box of each cell.
-    cell_box: Vec<u8>,
+    /// `cell_units[cell_unit_start[i]..cell_unit_start[i + 1]]`: the houses of cell `i`.
+    cell_unit_start: Vec<u32>,
+    cell_units: Vec<u16>,
     /// `cage_cells[cage_start[k]..cage_start[k + 1]]` with sum `cage_sums[k]`.
     cage_start: Vec<u32>,
     cage_cells: Vec<u16>,
@@ -168,29 +95,40 @@ struct Layout {
 }
 
 impl Layout {
-    fn rebuild(&mut self, puzzle: &VariantPuzzle) {
+    /// Rebuilds the layout for `puzzle`; returns the operations it took (for the meter).
+    fn rebuild(&mut self, puzzle: &Puzzle) -> u64 {
         let shape = puzzle.shape();
         let side = shape.side();
         let cells = shape.cells();
         self.side = side;
         self.cells = cells;
         self.all = shape.all_digits();
-        self.cell_box.clear();
-        self.cell_box
-            .extend((0..cells).map(|i| shape.box_of(i / side, i % side) as u8));
-
+        let rules = puzzle.rules();
         self.units.clear();
-        for r in 0..side {
-            self.units.extend((0..side).map(|c| (r * side + c) as u16));
+        for unit in rules.houses() {
+            let unit_cells = rules.cells_of(unit);
+            debug_assert_eq!(unit_cells.len(), side);
+            self.units
+                .extend(unit_cells.iter().map(|c| (c.row() * side + c.col()) as u16));
         }
-        for c in 0..side {
-            self.units.extend((0..side).map(|r| (r * side + c) as u16));
+        // Each cell's houses: counted, then filled in house order.
+        self.cell_unit_start.clear();
+        self.cell_unit_start.resize(cells + 1, 0);
+        for &i in &self.units {
+            self.cell_unit_start[usize::from(i) + 1] += 1;
         }
-        for b in 0..side {
-            self.units.extend((0..side).map(|i| {
-                let (r, c) = shape.box_cell(b, i);
-                (r * side + c) as u16
-            }));
+        for i in 0..cells {
+            self.cell_unit_start[i + 1] += self.cell_unit_start[i];
+        }
+        self.cell_units.clear();
+        self.cell_units.resize(self.units.len(), 0);
+        let mut next: Vec<u32> = self.cell_unit_start[..cells].to_vec();
+        for (u, house) in self.units.chunks_exact(side).enumerate() {
+            for &i in house {
+                let slot = &mut next[usize::from(i)];
+                self.cell_units[*slot as usize] = u as u16;
+                *slot += 1;
+            }
         }
 
         self.cage_start.clear();
@@ -198,9 +136,10 @@ impl Layout {
         self.cage_sums.clear();
         self.cage_start.push(0);
         let mut cage_of = vec![usize::MAX; cells];
-        for (k, cage) in puzzle.cages().cages().iter().enumerate() {
+        let cages = puzzle.rules().cages();
+        for (k, cage) in cages.cages().iter().enumerate() {
             for at in cage.cells() {
-                let i = at.row * side + at.col;
+                let i = at.row() * side + at.col();
                 cage_of[i] = k;
                 self.cage_cells.push(i as u16);
             }
@@ -208,16 +147,14 @@ impl Layout {
             self.cage_sums.push(cage.sum());
         }
         self.impossible = false;
-        self.add_innies(puzzle.cages().len(), &cage_of, shape.digit_total());
-        self.add_band_innies(puzzle.cages().len(), &cage_of, shape.digit_total());
+        self.add_innies(cages.len(), &cage_of, shape.digit_total());
+        self.add_band_innies(cages.len(), &cage_of, shape.digit_total());
 
         self.peer_start.clear();
         self.peers.clear();
         self.peer_start.push(0);
         let mut seen = vec![false; cells];
         for i in 0..cells {
-            let (r, c) = (i / side, i % side);
-            let b = shape.box_of(r, c);
             let mut add = |j: u16, peers: &mut Vec<u16>| {
                 let j_usize = usize::from(j);
                 if j_usize != i && !seen[j_usize] {
@@ -226,7 +163,9 @@ impl Layout {
                 }
             };
             let first = self.peers.len();
-            for unit in [r, side + c, 2 * side + b] {
+            let houses = self.cell_unit_start[i] as usize..self.cell_unit_start[i + 1] as usize;
+            for &unit in &self.cell_units[houses] {
+                let unit = usize::from(unit);
                 for k in 0..side {
                     add(self.units[unit * side + k], &mut self.peers);
                 }
@@ -242,9 +181,14 @@ impl Layout {
             }
             self.peer_start.push(self.peers.len() as u32);
         }
+        // Houses and peers (each cell's houses in full), the cage lists, and the innie scans:
+        // each run of lines looks at every cage cell and every cell once.
+        let cage_cells = self.cage_cells.len() as u64;
+        let runs = (side * side) as u64;
+        (self.units.len() as u64) * (side as u64 + 1) + runs * (cage_cells + cells as u64)
     }
 
-    /// The "45 rule": in every unit, the cells not covered by cages lying wholly inside it
+    /// The "45 rule": in every house, the cells not covered by cages lying wholly inside it
     /// must make up the rest of the unit's total. They are distinct (one unit), so they are
     /// one more cage for the pruning, one that no caller wrote. Found once per puzzle; a unit
     /// whose inner cages already exceed the total (or fill it with the wrong total) makes
@@ -256,7 +200,7 @@ impl Layout {
         let side = self.side;
         let mut in_unit = vec![false; self.cells];
         let mut inside = vec![false; real];
-        for u in 0..3 * side {
+        for u in 0..self.units.len() / side {
             let unit = &self.units[u * side..(u + 1) * side];
             for &i in unit {
                 in_unit[usize::from(i)] = true;
@@ -356,13 +300,17 @@ impl Layout {
     fn peers_of(&self, i: usize) -> &[u16] {
         &self.peers[self.peer_start[i] as usize..self.peer_start[i + 1] as usize]
     }
+
+    /// The houses (indices into `units`) of cell `i`.
+    fn houses_of(&self, i: usize) -> &[u16] {
+        &self.cell_units[self.cell_unit_start[i] as usize..self.cell_unit_start[i + 1] as usize]
+    }
 }
 
 /// A reusable exact solver for every shape, with or without cages. Keep one per thread: it
 /// owns the guess stack and the sum table, so reusing it means the search never allocates.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct VariantSolver {
-    budget: u64,
     layout: Layout,
     table: ComboTable,
     /// Candidate frames, `layout.cells` masks each; frame `d` is the state at guess depth `d`.
@@ -371,90 +319,46 @@ pub struct VariantSolver {
     cage_seen: Vec<u32>,
 }
 
-impl Default for VariantSolver {
-    /// Like [`VariantSolver::new`]: no budget (a derived default would mean a budget of 0).
-    fn default() -> Self {
-        VariantSolver::new()
-    }
-}
-
 impl fmt::Debug for VariantSolver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("VariantSolver")
-            .field("budget", &self.budget)
-            .finish()
+        f.debug_struct("VariantSolver").finish_non_exhaustive()
     }
 }
 
 impl VariantSolver {
-    /// A solver without a budget: it searches until it knows the answer.
     pub fn new() -> VariantSolver {
-        VariantSolver::with_budget(u64::MAX)
-    }
-
-    /// A solver that gives up after `guesses` branch points in one call.
-    pub fn with_budget(guesses: u64) -> VariantSolver {
-        VariantSolver {
-            budget: guesses,
-            layout: Layout::default(),
-            table: ComboTable::default(),
-            frames: Vec::new(),
-            cage_seen: Vec::new(),
-        }
-    }
-
-    /// The guess budget per call.
-    pub fn budget(&self) -> u64 {
-        self.budget
-    }
-
-    /// Changes the guess budget for the following calls.
-    pub fn set_budget(&mut self, guesses: u64) {
-        self.budget = guesses;
+        VariantSolver::default()
     }
 
     /// Finds one solution (`count` 0 or 1).
-    pub fn solve(&mut self, puzzle: &VariantPuzzle) -> Result<VariantCounted, GaveUp> {
-        self.count_solutions(puzzle, 1)
+    pub fn solve(&mut self, puzzle: &Puzzle, budget: &Budget) -> Result<Counted, Exhausted> {
+        self.count_solutions(puzzle, 1, budget)
     }
 
     /// Counts solutions, stopping at `limit`: 0, 1, ... or `limit`. A limit of 0 is treated
-    /// as 1. `Err(GaveUp)` when the guess budget ran out before the answer was known.
+    /// as 1. `Err` when `budget` stopped it before the answer was known (see the module
+    /// docs for what the work counts). With a count of 2 or more, `second` is the last
+    /// solution found.
     pub fn count_solutions(
         &mut self,
-        puzzle: &VariantPuzzle,
+        puzzle: &Puzzle,
         limit: u32,
-    ) -> Result<VariantCounted, GaveUp> {
-        self.search(puzzle, limit, false)
-            .map(|(counted, _)| counted)
-    }
-
-    /// Like [`count_solutions`](Self::count_solutions), also returning the last solution
-    /// found (the generator compares it with the first to find where they differ).
-    pub(crate) fn count_with_last(
-        &mut self,
-        puzzle: &VariantPuzzle,
-        limit: u32,
-    ) -> Result<(VariantCounted, Option<VariantSolution>), GaveUp> {
-        self.search(puzzle, limit, true)
-    }
-
-    fn search(
-        &mut self,
-        puzzle: &VariantPuzzle,
-        limit: u32,
-        keep_last: bool,
-    ) -> Result<(VariantCounted, Option<VariantSolution>), GaveUp> {
+        budget: &Budget,
+    ) -> Result<Counted, Exhausted> {
         let limit = limit.max(1);
         let shape = puzzle.shape();
         let side = shape.side();
         let cells = shape.cells();
-        if !puzzle.cages().is_empty() && !self.table.covers(side, side) {
+        let mut meter = Meter::new(budget, OPS_PER_UNIT);
+        let cages = puzzle.rules().cages();
+        if !cages.is_empty() && !self.table.covers(side, side) {
             // Every size, as far as the table's cap allows: the 45-rule cages the layout adds
-            // can be up to `side - 1` cells whatever the caller's cages are.
+            // can be up to `side - 1` cells whatever the caller's cages are. Built once per
+            // solver and side, paid for by the search that needs it first.
+            meter.add(ComboTable::build_cost(side, side))?;
             self.table = ComboTable::build(side, side);
         }
-        self.layout.rebuild(puzzle);
+        meter.add(self.layout.rebuild(puzzle))?;
         // One frame per guessed cell on the path, plus the root.
         let needed = (cells + 1) * cells;
         if self.frames.len() < needed {
@@ -467,21 +371,17 @@ impl VariantSolver {
             *slot = if given == 0 { all } else { 1 << (given - 1) };
         }
 
-        let mut stats = Stats::default();
-        let mut count = 0;
-        let mut first = None;
-        let mut last = None;
+        let mut counted = Counted {
+            count: 0,
+            first: None,
+            second: None,
+            stats: Stats::default(),
+        };
         if self.layout.impossible {
-            let counted = VariantCounted {
-                count,
-                first,
-                stats,
-            };
-            return Ok((counted, last));
+            return Ok(counted);
         }
         let mut depth = 0;
         let Self {
-            budget,
             layout,
             table,
             frames,
@@ -489,24 +389,23 @@ impl VariantSolver {
         } = self;
         loop {
             let (lo, hi) = (depth * cells, (depth + 1) * cells);
-            match propagate(&mut frames[lo..hi], layout, table, cage_seen) {
+            match propagate(&mut frames[lo..hi], layout, table, cage_seen, &mut meter)? {
                 Progress::Solved => {
-                    count += 1;
-                    if first.is_none() {
-                        first = Some(solution_of(shape, &frames[lo..hi]));
-                    } else if keep_last {
-                        last = Some(solution_of(shape, &frames[lo..hi]));
+                    counted.count += 1;
+                    let solution = Some(solution_of(shape, &frames[lo..hi]));
+                    if counted.first.is_none() {
+                        counted.first = solution;
+                    } else {
+                        counted.second = solution;
                     }
-                    if count >= limit {
+                    if counted.count >= limit {
                         break;
                     }
                 }
-                Progress::Contradiction => stats.dead_ends += 1,
+                Progress::Contradiction => counted.stats.dead_ends += 1,
                 Progress::Stuck => {
-                    if stats.guesses >= *budget {
-                        return Err(GaveUp { stats });
-                    }
-                    stats.guesses += 1;
+                    meter.add(cells as u64)?;
+                    counted.stats.guesses += 1;
                     let cell = choose_cell(&frames[lo..hi]);
                     let mask = frames[lo + cell];
                     let bit = mask & mask.wrapping_neg();
@@ -525,12 +424,7 @@ impl VariantSolver {
             }
             depth -= 1;
         }
-        let counted = VariantCounted {
-            count,
-            first,
-            stats,
-        };
-        Ok((counted, last))
+        Ok(counted)
     }
 }
 
@@ -553,12 +447,12 @@ fn choose_cell(frame: &[u32]) -> usize {
     best
 }
 
-fn solution_of(shape: Shape, frame: &[u32]) -> VariantSolution {
+fn solution_of(shape: Shape, frame: &[u32]) -> Solution {
     let cells = frame
         .iter()
         .map(|&c| ((c & !PLACED).trailing_zeros() + 1) as u8)
         .collect();
-    VariantSolution(Grid::from_raw(shape, cells))
+    Solution::new(Grid::from_raw(shape, cells))
 }
 
 /// Runs the rules of the module docs to a fixed point on one frame.
@@ -569,7 +463,8 @@ fn propagate(
     layout: &Layout,
     table: &ComboTable,
     cage_seen: &mut [u32],
-) -> Progress {
+    meter: &mut Meter,
+) -> Result<Progress, Exhausted> {
     cage_seen.fill(u32::MAX);
     let side = layout.side;
     let all = layout.all;
@@ -586,7 +481,7 @@ fn propagate(
                     continue;
                 }
                 if c == 0 {
-                    return Progress::Contradiction;
+                    return Ok(Progress::Contradiction);
                 }
                 if c & (c - 1) != 0 {
                     unplaced += 1;
@@ -594,16 +489,19 @@ fn propagate(
                 }
                 frame[i] = c | PLACED;
                 placed_any = true;
-                for &p in layout.peers_of(i) {
+                let peers = layout.peers_of(i);
+                meter.add(peers.len() as u64)?;
+                for &p in peers {
                     let q = frame[usize::from(p)];
                     if q & c != 0 {
                         if q & PLACED != 0 || q == c {
-                            return Progress::Contradiction;
+                            return Ok(Progress::Contradiction);
                         }
                         frame[usize::from(p)] = q & !c;
                     }
                 }
             }
+            meter.add(layout.cells as u64)?;
             if !placed_any {
                 break;
             }
@@ -625,7 +523,7 @@ fn propagate(
                 }
                 placed &= all;
                 if (once | placed) != all {
-                    return Progress::Contradiction;
+                    return Ok(Progress::Contradiction);
                 }
                 let mut hidden = once & !twice & !placed;
                 while hidden != 0 {
@@ -641,6 +539,7 @@ fn propagate(
                     }
                 }
             }
+            meter.add(layout.units.len() as u64)?;
             if changed {
                 continue;
             }
@@ -667,6 +566,7 @@ fn propagate(
             // Within one call masks only shrink and cells only get placed, so this changes
             // whenever the cage's cells do (removals move it by 64, placements by at most
             // 25). Unchanged: the last look at this cage already did all it can.
+            meter.add(cage.len() as u64)?;
             let signature = candidates * 64 + (cage.len() - empty) as u32;
             if cage_seen[k] == signature {
                 continue;
@@ -674,17 +574,18 @@ fn propagate(
             cage_seen[k] = signature;
             if empty == 0 {
                 if placed_sum != sum {
-                    return Progress::Contradiction;
+                    return Ok(Progress::Contradiction);
                 }
                 continue;
             }
             if placed_sum >= sum {
-                return Progress::Contradiction;
+                return Ok(Progress::Contradiction);
             }
             let rest = sum - placed_sum;
             let allowed = open & !placed;
             let (keep, must) = match table.sets(empty, rest) {
                 Some(sets) => {
+                    meter.add((sets.len() * cage.len()) as u64)?;
                     let (mut keep, mut must) = (0u32, all);
                     for &set in sets {
                         // Usable: no digit outside what the empty cells allow, and every
@@ -704,41 +605,40 @@ fn propagate(
                 None => (bounded_digits(allowed, empty, rest), 0),
             };
             if keep == 0 {
-                return Progress::Contradiction;
+                return Ok(Progress::Contradiction);
             }
             for &i in cage {
                 let c = frame[usize::from(i)];
                 if c & PLACED == 0 && c & !keep != 0 {
                     if c & keep == 0 {
-                        return Progress::Contradiction;
+                        return Ok(Progress::Contradiction);
                     }
                     frame[usize::from(i)] = c & keep;
                     changed = true;
                 }
             }
             // Digits every completion uses: place one that has a single cell left; when its
-            // cells share a row, column or box, no other cell of that unit can hold it.
+            // cells share a house, no other cell of that house can hold it.
             let mut must = must & keep;
             while must != 0 {
                 let bit = must & must.wrapping_neg();
                 must ^= bit;
                 let mut spot = usize::MAX;
                 let mut spots = 0;
-                // Units (row, column, box) shared by every cell that can hold the digit.
-                let mut shared = [usize::MAX; 3];
+                // Houses shared by every cell that can hold the digit: the first such cell's
+                // houses, less those a later one is not in.
+                let mut shared = [usize::MAX; MAX_HOUSES_PER_CELL];
                 for &i in cage {
                     let i = usize::from(i);
                     let c = frame[i];
                     if c & PLACED == 0 && c & bit != 0 {
-                        let units = [
-                            i / side,
-                            side + i % side,
-                            2 * side + usize::from(layout.cell_box[i]),
-                        ];
-                        for (have, unit) in shared.iter_mut().zip(units) {
+                        let houses = layout.houses_of(i);
+                        for (k, have) in shared.iter_mut().enumerate() {
                             if spots == 0 {
-                                *have = unit;
-                            } else if *have != unit {
+                                *have = houses.get(k).map_or(usize::MAX, |&u| usize::from(u));
+                            } else if *have != usize::MAX
+                                && !houses.iter().any(|&u| usize::from(u) == *have)
+                            {
                                 *have = usize::MAX;
                             }
                         }
@@ -746,8 +646,9 @@ fn propagate(
                         spot = i;
                     }
                 }
+                meter.add((cage.len() * MAX_HOUSES_PER_CELL + 3 * side) as u64)?;
                 match spots {
-                    0 => return Progress::Contradiction,
+                    0 => return Ok(Progress::Contradiction),
                     1 => {
                         if frame[spot] != bit {
                             frame[spot] = bit;
@@ -760,7 +661,7 @@ fn propagate(
                                 let c = frame[usize::from(j)];
                                 if c & bit != 0 && c & PLACED == 0 && !cage.contains(&j) {
                                     if c == bit {
-                                        return Progress::Contradiction;
+                                        return Ok(Progress::Contradiction);
                                     }
                                     frame[usize::from(j)] = c & !bit;
                                     changed = true;
@@ -782,9 +683,10 @@ fn propagate(
                 low += i64::from(c.trailing_zeros() + 1);
                 high += i64::from(32 - c.leading_zeros());
             }
+            meter.add(2 * region.len() as u64)?;
             let total = i64::from(total);
             if total < low || total > high {
-                return Progress::Contradiction;
+                return Ok(Progress::Contradiction);
             }
             for &i in region {
                 let c = frame[usize::from(i)];
@@ -802,7 +704,7 @@ fn propagate(
                 };
                 if c & !range != 0 {
                     if c & range == 0 {
-                        return Progress::Contradiction;
+                        return Ok(Progress::Contradiction);
                     }
                     frame[usize::from(i)] = c & range;
                     changed = true;
@@ -812,11 +714,11 @@ fn propagate(
         if changed {
             continue;
         }
-        return if unplaced == 0 {
+        return Ok(if unplaced == 0 {
             Progress::Solved
         } else {
             Progress::Stuck
-        };
+        });
     }
 }
 

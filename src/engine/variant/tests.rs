@@ -4,7 +4,28 @@
 
 use super::killer::SplitMix64;
 use super::*;
-use crate::engine::{Board, Puzzle, Solver};
+use crate::engine::board::{Board, ClassicPuzzle};
+use crate::engine::budget::{Budget, Stop};
+use crate::engine::grid::{Cell, Digit, Grid, Shape};
+use crate::engine::puzzle::{Counted, Puzzle};
+use crate::engine::rules::{Cage, Cages, RuleSpec, Rules, RulesError};
+use crate::engine::solver::Solver;
+use crate::engine::validate::conflicts;
+use crate::engine::validate::UnitKind;
+
+fn cell(row: usize, col: usize) -> Cell {
+    Cell::new(row, col).unwrap()
+}
+
+fn killer(grid: Grid, cages: Cages) -> Puzzle {
+    Puzzle::new(grid, Rules::killer(cages)).unwrap()
+}
+
+fn count(puzzle: &Puzzle, limit: u32) -> Counted {
+    VariantSolver::new()
+        .count_solutions(puzzle, limit, &Budget::unlimited())
+        .unwrap()
+}
 
 /// A valid full grid of `shape`: the shifted-rows pattern, digits relabelled by `seed`.
 fn full_grid(shape: Shape, seed: u64) -> Grid {
@@ -16,10 +37,13 @@ fn full_grid(shape: Shape, seed: u64) -> Grid {
     for r in 0..n {
         for c in 0..n {
             let v = (bc * (r % br) + r / br + c) % n;
-            grid.set(r, c, Some(relabel[v])).unwrap();
+            grid.set(cell(r, c), Digit::new(relabel[v])).unwrap();
         }
     }
-    assert!(conflicts(&grid).is_empty(), "{shape}");
+    assert!(
+        conflicts(&grid, &Rules::classic(shape)).is_empty(),
+        "{shape}"
+    );
     grid
 }
 
@@ -32,34 +56,35 @@ fn empty_uniquely(full: &Grid, seed: u64, tries: usize) -> Grid {
     let mut solver = VariantSolver::new();
     let mut grid = full.clone();
     for &i in order.iter().take(tries) {
-        let (r, c) = (i / n, i % n);
-        let keep = grid.get(r, c);
-        grid.set(r, c, None).unwrap();
-        let puzzle = VariantPuzzle::classic(grid.clone()).unwrap();
-        if solver.count_solutions(&puzzle, 2).unwrap().count != 1 {
-            grid.set(r, c, keep).unwrap();
+        let at = cell(i / n, i % n);
+        let keep = grid.get(at);
+        grid.set(at, None).unwrap();
+        let puzzle = Puzzle::classic(grid.clone()).unwrap();
+        if solver
+            .count_solutions(&puzzle, 2, &Budget::unlimited())
+            .unwrap()
+            .count
+            != 1
+        {
+            grid.set(at, keep).unwrap();
         }
     }
     grid
 }
 
 /// `solution` is full, breaks no rule, keeps the givens of `puzzle` and meets every cage.
-fn assert_solves(puzzle: &VariantPuzzle, solution: &Grid) {
-    let n = puzzle.shape().side();
+fn assert_solves(puzzle: &Puzzle, solution: &Grid) {
     assert!(solution.is_full());
-    assert!(conflicts(solution).is_empty());
-    for r in 0..n {
-        for c in 0..n {
-            if let Some(d) = puzzle.grid().get(r, c) {
-                assert_eq!(solution.get(r, c), Some(d), "given at {r},{c}");
-            }
-        }
+    // Every house of the puzzle's rules (diagonals, windows, regions, cages included).
+    assert!(conflicts(solution, puzzle.rules()).is_empty());
+    for (at, d) in puzzle.grid().givens() {
+        assert_eq!(solution.get(at), Some(d), "given at {at}");
     }
-    for (k, cage) in puzzle.cages().cages().iter().enumerate() {
+    for (k, cage) in puzzle.rules().cages().cages().iter().enumerate() {
         let digits: Vec<u8> = cage
             .cells()
             .iter()
-            .map(|at| solution.get(at.row, at.col).unwrap())
+            .map(|&at| solution.get(at).unwrap().get())
             .collect();
         let sum: u32 = digits.iter().map(|&d| u32::from(d)).sum();
         assert_eq!(sum, cage.sum(), "cage {}", k + 1);
@@ -75,8 +100,8 @@ fn check_unique_puzzle(shape: Shape, seed: u64, tries: usize, min_empty: usize) 
     let grid = empty_uniquely(&full, seed, tries);
     let empty = shape.cells() - grid.given_count();
     assert!(empty >= min_empty, "{shape}: only {empty} cells emptied");
-    let puzzle = VariantPuzzle::classic(grid).unwrap();
-    let counted = VariantSolver::new().count_solutions(&puzzle, 2).unwrap();
+    let puzzle = Puzzle::classic(grid).unwrap();
+    let counted = count(&puzzle, 2);
     assert_eq!(counted.count, 1);
     let first = counted.first.unwrap();
     assert_eq!(first.grid(), &full);
@@ -87,9 +112,8 @@ fn check_unique_puzzle(shape: Shape, seed: u64, tries: usize, min_empty: usize) 
 fn four_by_four_unique_puzzle() {
     check_unique_puzzle(Shape::FOUR, 1, 16, 8);
     let puzzle =
-        VariantPuzzle::classic(Grid::from_rows(&["1...", "..2.", ".3..", "...4"]).unwrap())
-            .unwrap();
-    let counted = VariantSolver::new().count_solutions(&puzzle, 5).unwrap();
+        Puzzle::classic(Grid::from_rows(&["1...", "..2.", ".3..", "...4"]).unwrap()).unwrap();
+    let counted = count(&puzzle, 5);
     assert!(counted.count >= 1);
     assert_solves(&puzzle, counted.first.unwrap().grid());
 }
@@ -116,35 +140,41 @@ fn twenty_five_by_twenty_five_lightly_emptied_solves() {
     let mut order: Vec<usize> = (0..625).collect();
     SplitMix64::new(5).shuffle(&mut order);
     for &i in &order[..250] {
-        grid.set(i / 25, i % 25, None).unwrap();
+        grid.set(cell(i / 25, i % 25), None).unwrap();
     }
-    let puzzle = VariantPuzzle::classic(grid).unwrap();
-    let counted = VariantSolver::with_budget(10_000).solve(&puzzle).unwrap();
+    let puzzle = Puzzle::classic(grid).unwrap();
+    let counted = VariantSolver::new()
+        .solve(&puzzle, &Budget::work(100_000))
+        .unwrap();
     assert_eq!(counted.count, 1);
     assert_solves(&puzzle, counted.first.unwrap().grid());
 }
 
 #[test]
 fn empty_four_by_four_has_288_grids_and_reaches_any_lower_limit() {
-    let puzzle = VariantPuzzle::classic(Grid::empty(Shape::FOUR)).unwrap();
-    let mut solver = VariantSolver::new();
-    assert_eq!(solver.count_solutions(&puzzle, 2).unwrap().count, 2);
-    assert_eq!(solver.count_solutions(&puzzle, 10).unwrap().count, 10);
-    assert_eq!(solver.count_solutions(&puzzle, 1000).unwrap().count, 288);
-    assert_eq!(solver.count_solutions(&puzzle, 0).unwrap().count, 1);
+    let puzzle = Puzzle::classic(Grid::empty(Shape::FOUR)).unwrap();
+    let two = count(&puzzle, 2);
+    assert_eq!(two.count, 2);
+    let (first, second) = (two.first.unwrap(), two.second.unwrap());
+    assert_ne!(first, second);
+    assert_solves(&puzzle, second.grid());
+    assert_eq!(count(&puzzle, 10).count, 10);
+    assert_eq!(count(&puzzle, 1000).count, 288);
+    assert_eq!(count(&puzzle, 0).count, 1);
 }
 
 #[test]
-fn budget_exhaustion_gives_up() {
-    let puzzle = VariantPuzzle::classic(Grid::empty(Shape::SIXTEEN)).unwrap();
-    assert_eq!(VariantSolver::default().budget(), u64::MAX);
-    let mut solver = VariantSolver::with_budget(3);
-    let gave_up = solver.count_solutions(&puzzle, 1_000_000).unwrap_err();
-    assert_eq!(gave_up.stats.guesses, 3);
+fn the_budget_stops_the_search() {
+    let puzzle = Puzzle::classic(Grid::empty(Shape::SIXTEEN)).unwrap();
+    let mut solver = VariantSolver::new();
+    let tiny = Budget::work(3);
+    let stopped = solver
+        .count_solutions(&puzzle, 1_000_000, &tiny)
+        .unwrap_err();
+    assert_eq!(stopped.stop, Stop::Work);
+    assert_eq!(tiny.stopped(), Some(Stop::Work));
     // The same solver with more budget finds a first solution.
-    solver.set_budget(100_000);
-    assert_eq!(solver.budget(), 100_000);
-    let counted = solver.solve(&puzzle).unwrap();
+    let counted = solver.solve(&puzzle, &Budget::work(100_000)).unwrap();
     assert_solves(&puzzle, counted.first.unwrap().grid());
 }
 
@@ -152,32 +182,9 @@ fn budget_exhaustion_gives_up() {
 fn contradictory_puzzles_have_no_solution() {
     // Row 1 needs a 4 at column 4, column 4 already has one.
     let grid = Grid::from_rows(&["123.", "....", "....", "...4"]).unwrap();
-    let puzzle = VariantPuzzle::classic(grid).unwrap();
-    let counted = VariantSolver::new().count_solutions(&puzzle, 2).unwrap();
+    let counted = count(&Puzzle::classic(grid).unwrap(), 2);
     assert_eq!(counted.count, 0);
     assert!(counted.first.is_none());
-}
-
-#[test]
-fn puzzle_errors_say_what_is_wrong() {
-    let grid = Grid::from_rows(&["11..", "....", "....", "...."]).unwrap();
-    let err = VariantPuzzle::classic(grid).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "the givens break the rules: digit 1 repeats in row 1: row 1, column 1 and row 1, column 2"
-    );
-    let err = VariantPuzzle::killer(Grid::empty(Shape::FOUR), Cages::none(Shape::SIX)).unwrap_err();
-    assert_eq!(
-        err,
-        VariantPuzzleError::ShapeMismatch {
-            grid: Shape::FOUR,
-            cages: Shape::SIX
-        }
-    );
-    assert_eq!(
-        err.to_string(),
-        "the grid is 4x4 (boxes 2x2) but the cages were made for 6x6 (boxes 2x3)"
-    );
 }
 
 /// Cages of `full`: the grid cut into horizontal runs of `len` cells (row-contiguous).
@@ -191,7 +198,7 @@ fn row_run_cages(full: &Grid, len: usize) -> Cages {
             let cells: Vec<(usize, usize)> = (c..end).map(|c| (r, c)).collect();
             let sum = cells
                 .iter()
-                .map(|&(r, c)| u32::from(full.get(r, c).unwrap()))
+                .map(|&(r, c)| u32::from(full.get(cell(r, c)).unwrap().get()))
                 .sum();
             list.push(Cage { sum, cells });
             c = end;
@@ -209,8 +216,10 @@ fn killer_cages_on_other_sizes_solve() {
     ] {
         let full = full_grid(shape, seed);
         let cages = row_run_cages(&full, len);
-        let puzzle = VariantPuzzle::killer(Grid::empty(shape), cages).unwrap();
-        let counted = VariantSolver::with_budget(200_000).solve(&puzzle).unwrap();
+        let puzzle = killer(Grid::empty(shape), cages);
+        let counted = VariantSolver::new()
+            .solve(&puzzle, &Budget::work(2_000_000))
+            .unwrap();
         assert_eq!(counted.count, 1, "{shape}");
         assert_solves(&puzzle, counted.first.unwrap().grid());
     }
@@ -226,28 +235,30 @@ fn large_cages_beyond_the_table_use_bounds() {
     let mut order: Vec<usize> = (0..625).collect();
     SplitMix64::new(9).shuffle(&mut order);
     for &i in &order[..200] {
-        grid.set(i / 25, i % 25, None).unwrap();
+        grid.set(cell(i / 25, i % 25), None).unwrap();
     }
-    let puzzle = VariantPuzzle::killer(grid, cages).unwrap();
-    let counted = VariantSolver::with_budget(10_000).solve(&puzzle).unwrap();
+    let puzzle = killer(grid, cages);
+    let counted = VariantSolver::new()
+        .solve(&puzzle, &Budget::work(1_000_000))
+        .unwrap();
     assert_eq!(counted.count, 1);
     assert_solves(&puzzle, counted.first.unwrap().grid());
 }
 
 #[test]
 fn killers_without_givens_have_one_solution_that_meets_every_cage() {
-    let mut solver = VariantSolver::new();
     for seed in 1..=3 {
-        let killer = random_killer(seed);
-        let puzzle = killer.puzzle();
+        let made = random_killer(seed);
+        let puzzle = made.puzzle();
         assert_eq!(puzzle.grid().given_count(), 0);
-        assert!(puzzle.cages().cages().iter().all(|c| c.cells().len() <= 5));
-        let cells: usize = puzzle.cages().cages().iter().map(|c| c.cells().len()).sum();
+        let cages = puzzle.rules().cages();
+        assert!(cages.cages().iter().all(|c| c.cells().len() <= 5));
+        let cells: usize = cages.cages().iter().map(|c| c.cells().len()).sum();
         assert_eq!(cells, 81, "cages cover the grid");
-        let counted = solver.count_solutions(&puzzle, 2).unwrap();
+        let counted = count(&puzzle, 2);
         assert_eq!(counted.count, 1, "seed {seed}");
         let first = counted.first.unwrap();
-        assert_eq!(first.grid(), &killer.solution);
+        assert_eq!(first.grid(), &made.solution);
         assert_solves(&puzzle, first.grid());
     }
     assert_eq!(random_killer(7), random_killer(7));
@@ -261,18 +272,16 @@ fn a_wrong_cage_sum_makes_a_killer_unsolvable() {
         .iter()
         .map(|c| Cage {
             sum: c.sum(),
-            cells: c.cells().iter().map(|at| (at.row, at.col)).collect(),
+            cells: c.cells().iter().map(|at| (at.row(), at.col())).collect(),
         })
         .collect();
     // Swap in a different but achievable sum for one pair: no grid can meet every cage.
     list[0].sum = if list[0].sum == 3 { 4 } else { list[0].sum - 1 };
-    let puzzle = VariantPuzzle::killer(
+    let puzzle = killer(
         Grid::empty(Shape::FOUR),
         Cages::new(Shape::FOUR, list).unwrap(),
-    )
-    .unwrap();
-    let counted = VariantSolver::new().count_solutions(&puzzle, 2).unwrap();
-    assert_eq!(counted.count, 0);
+    );
+    assert_eq!(count(&puzzle, 2).count, 0);
 }
 
 #[test]
@@ -284,16 +293,14 @@ fn classic_nine_by_nine_agrees_with_the_band_solver() {
         return;
     };
     let mut fast = Solver::new();
-    let mut general = VariantSolver::new();
     let mut checked = 0;
     for line in text.lines().take(50) {
         let board = Board::from_line(line).unwrap();
         let expected = fast
-            .count_solutions(&Puzzle::new(board).unwrap(), 2)
+            .count_solutions(&ClassicPuzzle::new(board).unwrap(), 2, &Budget::unlimited())
             .unwrap();
-        let grid = Grid::from_rows(&board.to_rows()).unwrap();
-        let puzzle = VariantPuzzle::classic(grid).unwrap();
-        let got = general.count_solutions(&puzzle, 2).unwrap();
+        let puzzle = Puzzle::classic(board.to_grid()).unwrap();
+        let got = count(&puzzle, 2);
         assert_eq!(got.count, expected.count, "{line}");
         let want = expected.first.map(|s| s.to_rows());
         assert_eq!(got.first.map(|s| s.to_rows()), want, "{line}");
@@ -314,8 +321,7 @@ fn cages_that_break_a_unit_total_make_the_puzzle_impossible() {
     let beyond = vec![pair(7, &[(0, 0), (0, 1)]), pair(4, &[(0, 2)])];
     for list in [over, beyond] {
         let cages = Cages::new(Shape::FOUR, list).unwrap();
-        let puzzle = VariantPuzzle::killer(Grid::empty(Shape::FOUR), cages).unwrap();
-        let counted = VariantSolver::new().count_solutions(&puzzle, 2).unwrap();
+        let counted = count(&killer(Grid::empty(Shape::FOUR), cages), 2);
         assert_eq!(counted.count, 0);
         assert_eq!(counted.stats.guesses, 0);
     }
@@ -332,10 +338,10 @@ fn the_unit_total_rule_places_the_last_cell_of_a_row() {
         }],
     )
     .unwrap();
-    let puzzle = VariantPuzzle::killer(Grid::empty(Shape::NINE), cages).unwrap();
-    let counted = VariantSolver::new().solve(&puzzle).unwrap();
+    let puzzle = killer(Grid::empty(Shape::NINE), cages);
+    let counted = count(&puzzle, 1);
     let first = counted.first.unwrap();
-    assert_eq!(first.grid().get(0, 8), Some(9));
+    assert_eq!(first.grid().get(cell(0, 8)), Digit::new(9));
     assert_solves(&puzzle, first.grid());
 }
 
@@ -350,8 +356,219 @@ fn cages_that_break_a_run_of_rows_make_the_puzzle_impossible() {
         })
         .collect();
     let cages = Cages::new(Shape::SIX, list).unwrap();
-    let puzzle = VariantPuzzle::killer(Grid::empty(Shape::SIX), cages).unwrap();
-    let counted = VariantSolver::new().count_solutions(&puzzle, 2).unwrap();
+    let counted = count(&killer(Grid::empty(Shape::SIX), cages), 2);
     assert_eq!(counted.count, 0);
     assert_eq!(counted.stats.guesses, 0);
+}
+
+/// The rules a spec describes for `shape` (valid by construction in these tests).
+fn rules(shape: Shape, spec: RuleSpec) -> Rules {
+    Rules::new(shape, spec).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A 9x9 Jigsaw layout that [`JIGSAW9_SOLUTION`] fills: the boxes, with six pairs of cells
+/// holding the same digit traded between neighbouring regions.
+const JIGSAW9: [&str; 9] = [
+    "111222333",
+    "111222363",
+    "111222363",
+    "444455663",
+    "444555663",
+    "445555669",
+    "777888969",
+    "777888999",
+    "777888999",
+];
+
+const JIGSAW9_SOLUTION: &str =
+    "957348216134265879268197534729584163483612957615739428392456781871923645546871392";
+
+fn jigsaw9() -> RuleSpec {
+    RuleSpec {
+        regions: Some(
+            JIGSAW9
+                .iter()
+                .map(|r| r.chars().map(|c| Some(c.to_string())).collect())
+                .collect(),
+        ),
+        ..RuleSpec::default()
+    }
+}
+
+#[test]
+fn each_variant_solves_an_empty_grid_within_its_houses() {
+    let variants = [
+        (
+            "X",
+            RuleSpec {
+                diagonals: true,
+                ..RuleSpec::default()
+            },
+        ),
+        (
+            "Hyper",
+            RuleSpec {
+                windows: true,
+                ..RuleSpec::default()
+            },
+        ),
+        (
+            "X Hyper",
+            RuleSpec {
+                diagonals: true,
+                windows: true,
+                ..RuleSpec::default()
+            },
+        ),
+    ];
+    for (name, spec) in variants {
+        let rules = rules(Shape::NINE, spec);
+        assert!(!rules.is_classic(), "{name}");
+        let puzzle = Puzzle::new(Grid::empty(Shape::NINE), rules).unwrap();
+        let counted = count(&puzzle, 2);
+        assert_eq!(counted.count, 2, "{name}");
+        for solution in [&counted.first, &counted.second] {
+            let solution = solution.as_ref().unwrap().grid();
+            assert_solves(&puzzle, solution);
+            // And the classic check alone would not have caught a broken variant house.
+            let houses = puzzle.rules().houses().count();
+            assert!(houses > 27 || puzzle.rules().regions().is_some(), "{name}");
+        }
+    }
+}
+
+#[test]
+fn diagonals_work_on_every_size() {
+    for shape in Shape::ALL.into_iter().filter(|s| s.side() <= 9) {
+        let rules = rules(
+            shape,
+            RuleSpec {
+                diagonals: true,
+                ..RuleSpec::default()
+            },
+        );
+        let puzzle = Puzzle::new(Grid::empty(shape), rules).unwrap();
+        let counted = count(&puzzle, 1);
+        assert_eq!(counted.count, 1, "{shape}");
+        let solution = counted.first.unwrap();
+        assert_solves(&puzzle, solution.grid());
+        let side = shape.side();
+        let anti: Vec<u8> = (0..side)
+            .map(|i| solution.grid().get(cell(i, side - 1 - i)).unwrap().get())
+            .collect();
+        let mut sorted = anti.clone();
+        sorted.sort_unstable();
+        assert_eq!(
+            sorted,
+            (1..=side as u8).collect::<Vec<_>>(),
+            "{shape}: {anti:?}"
+        );
+    }
+}
+
+#[test]
+fn a_variant_house_makes_givens_clash_and_changes_the_count() {
+    // Two 5s on the main diagonal: fine in a classic grid, a clash in Sudoku X.
+    let mut grid = Grid::empty(Shape::NINE);
+    grid.set(cell(0, 0), Digit::new(5)).unwrap();
+    grid.set(cell(4, 4), Digit::new(5)).unwrap();
+    assert!(Puzzle::classic(grid.clone()).is_ok());
+    let x = rules(
+        Shape::NINE,
+        RuleSpec {
+            diagonals: true,
+            ..RuleSpec::default()
+        },
+    );
+    let found = conflicts(&grid, &x);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].unit.kind, UnitKind::Diagonal);
+    assert_eq!(
+        found[0].to_string(),
+        "digit 5 repeats in diagonal 1: row 1, column 1 and row 5, column 5"
+    );
+    // Two 7s in one window, in different boxes, rows and columns.
+    let mut grid = Grid::empty(Shape::NINE);
+    grid.set(cell(1, 1), Digit::new(7)).unwrap();
+    grid.set(cell(3, 3), Digit::new(7)).unwrap();
+    let hyper = rules(
+        Shape::NINE,
+        RuleSpec {
+            windows: true,
+            ..RuleSpec::default()
+        },
+    );
+    let found = conflicts(&grid, &hyper);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].unit.to_string(), "window 1");
+}
+
+#[test]
+fn jigsaw_regions_replace_the_boxes() {
+    let jigsaw = rules(Shape::NINE, jigsaw9());
+    let kinds: Vec<UnitKind> = jigsaw.houses().map(|u| u.kind).collect();
+    assert_eq!(kinds.len(), 27);
+    assert!(kinds.contains(&UnitKind::Region) && !kinds.contains(&UnitKind::Box));
+    // Rows 4 and 6, columns 4 and 1: boxes 5 and 4 classically, one region here (the fifth
+    // region in reading order of first cells).
+    let mut grid = Grid::empty(Shape::NINE);
+    grid.set(cell(3, 3), Digit::new(4)).unwrap();
+    grid.set(cell(5, 0), Digit::new(4)).unwrap();
+    assert!(Puzzle::classic(grid.clone()).is_ok());
+    let found = conflicts(&grid, &jigsaw);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].unit.to_string(), "region 5");
+    // The layout's solution keeps every region; with half its cells emptied, the solver
+    // finds a grid that keeps them too, which a classic grid does not.
+    let solution = Grid::from_line(JIGSAW9_SOLUTION).unwrap();
+    assert!(conflicts(&solution, &jigsaw).is_empty());
+    let mut givens = solution.clone();
+    let mut order: Vec<usize> = (0..81).collect();
+    SplitMix64::new(9).shuffle(&mut order);
+    for &i in &order[..45] {
+        givens.set(cell(i / 9, i % 9), None).unwrap();
+    }
+    let puzzle = Puzzle::new(givens, jigsaw.clone()).unwrap();
+    let found = count(&puzzle, 2);
+    assert!(found.count >= 1);
+    assert_solves(&puzzle, found.first.unwrap().grid());
+    assert!(!conflicts(&full_grid(Shape::NINE, 3), &jigsaw).is_empty());
+}
+
+#[test]
+fn windows_exist_only_on_nine_by_nine() {
+    let spec = RuleSpec {
+        windows: true,
+        ..RuleSpec::default()
+    };
+    assert_eq!(
+        Rules::new(Shape::SIXTEEN, spec).unwrap_err(),
+        RulesError::WindowsNeedNine { side: 16 }
+    );
+}
+
+#[test]
+fn variant_killers_meet_cages_and_houses() {
+    // A Killer X: the cages of a generated killer, with the diagonals added. Its solution
+    // must satisfy both, so it differs from the plain killer's when that breaks a diagonal.
+    let killer = random_killer(11);
+    let spec = RuleSpec {
+        diagonals: true,
+        cages: killer
+            .cages
+            .cages()
+            .iter()
+            .map(|c| Cage {
+                sum: c.sum(),
+                cells: c.cells().iter().map(|at| (at.row(), at.col())).collect(),
+            })
+            .collect(),
+        ..RuleSpec::default()
+    };
+    let puzzle = Puzzle::new(Grid::empty(Shape::NINE), rules(Shape::NINE, spec)).unwrap();
+    let counted = count(&puzzle, 2);
+    match counted.first {
+        Some(solution) => assert_solves(&puzzle, solution.grid()),
+        None => assert!(!conflicts(&killer.solution, puzzle.rules()).is_empty()),
+    }
 }

@@ -1,11 +1,158 @@
-//! Killer cages: groups of cells whose digits are distinct and add up to a given sum.
+//! The rules a puzzle is played by beyond its grid: [`Rules`]. Rows and columns always;
+//! the shape's boxes or irregular Jigsaw [`Regions`] in their place; optionally both main
+//! diagonals (Sudoku X), the four extra 3x3 windows of a 9x9 Hyper (Windoku) grid, and
+//! Killer [`Cages`] (groups of cells whose digits are distinct and add up to a given sum).
+//! Every group of `side` cells holding each digit once is a *house*; a cage is a unit too,
+//! but not a house.
 //!
-//! [`Cages::new`] proves everything that can be known without search (cells on the grid, no
-//! cell in two cages, contiguous, a sum that distinct digits can make), so the solver never
-//! meets a malformed cage. Cages need not cover the grid.
+//! Rules are data, built from a [`RuleSpec`] by [`Rules::new`], which proves everything that
+//! can be known without search ([`Cages::new`], [`Regions::new`]), so a solver never meets
+//! rules it cannot trust. Cages need not cover the grid.
 
-use super::grid::Coord;
-use super::shape::Shape;
+use super::grid::{Cell, Shape};
+use super::regions::{first_unconnected, RegionError, Regions};
+
+/// The rule fields as a caller describes them, before validation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleSpec {
+    /// Jigsaw regions in place of the boxes: one label per cell, rows top first.
+    pub regions: Option<Vec<Vec<Option<String>>>>,
+    /// Both main diagonals are houses (Sudoku X).
+    pub diagonals: bool,
+    /// The four windows of a 9x9 Hyper (Windoku) grid are houses.
+    pub windows: bool,
+    /// Killer cages.
+    pub cages: Vec<Cage>,
+}
+
+/// Why a rule set cannot be played, for the rule field at fault.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    #[error(transparent)]
+    Cages(#[from] CageError),
+    #[error(transparent)]
+    Regions(#[from] RegionError),
+    /// Hyper windows are defined for the 9x9 grid only.
+    #[error("windows (Hyper Sudoku) are defined for 9x9 boards; this board is {side}x{side}")]
+    WindowsNeedNine { side: usize },
+}
+
+/// Top-left cells of the four Hyper windows of a 9x9 grid, each 3x3.
+const WINDOW_CORNERS: [(usize, usize); 4] = [(1, 1), (1, 5), (5, 1), (5, 5)];
+
+/// Everything a puzzle is played by (see the module docs). Built only from validated parts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// Jigsaw regions; `None`: the shape's boxes.
+    regions: Option<Regions>,
+    diagonals: bool,
+    windows: bool,
+    cages: Cages,
+}
+
+impl Rules {
+    /// Rows, columns and boxes of `shape`, nothing more.
+    pub fn classic(shape: Shape) -> Rules {
+        Rules::killer(Cages::none(shape))
+    }
+
+    /// The shape's rows, columns and boxes plus Killer cages (validated for that shape).
+    pub fn killer(cages: Cages) -> Rules {
+        Rules {
+            regions: None,
+            diagonals: false,
+            windows: false,
+            cages,
+        }
+    }
+
+    /// The rules of `shape` with the cages as a caller describes them (none: classic),
+    /// validated against the shape.
+    pub fn for_cages(shape: Shape, cages: Vec<Cage>) -> Result<Rules, CageError> {
+        Ok(Rules::killer(Cages::new(shape, cages)?))
+    }
+
+    /// The rules a caller describes, for a grid of `shape`; the first fault found is the
+    /// error (regions, then windows, then cages).
+    pub fn new(shape: Shape, spec: RuleSpec) -> Result<Rules, RulesError> {
+        let regions = spec
+            .regions
+            .map(|labels| Regions::new(shape, &labels))
+            .transpose()?;
+        if spec.windows && shape != Shape::NINE {
+            return Err(RulesError::WindowsNeedNine { side: shape.side() });
+        }
+        Ok(Rules {
+            regions,
+            diagonals: spec.diagonals,
+            windows: spec.windows,
+            cages: Cages::new(shape, spec.cages)?,
+        })
+    }
+
+    /// The shape the rules were made for.
+    pub fn shape(&self) -> Shape {
+        self.cages.shape()
+    }
+
+    /// The cages (none for a classic puzzle).
+    pub fn cages(&self) -> &Cages {
+        &self.cages
+    }
+
+    /// The Jigsaw regions, when they replace the boxes.
+    pub fn regions(&self) -> Option<&Regions> {
+        self.regions.as_ref()
+    }
+
+    /// Whether both main diagonals are houses.
+    pub fn diagonals(&self) -> bool {
+        self.diagonals
+    }
+
+    /// Whether the four Hyper windows are houses.
+    pub fn windows(&self) -> bool {
+        self.windows
+    }
+
+    /// Only rows, columns and boxes: nothing a classic solver would miss.
+    pub fn is_classic(&self) -> bool {
+        self.regions.is_none() && !self.diagonals && !self.windows && self.cages.is_empty()
+    }
+
+    /// The 0-based box (or Jigsaw region) of `cell`.
+    pub fn region_of(&self, cell: Cell) -> usize {
+        match &self.regions {
+            Some(regions) => regions.region_of(cell),
+            None => self.shape().box_of(cell.row(), cell.col()),
+        }
+    }
+
+    /// "9x9", "9x9 Killer", "9x9 Jigsaw X": how a puzzle under these rules is named in
+    /// messages.
+    pub fn kind(&self) -> String {
+        let side = self.shape().side();
+        let mut name = format!("{side}x{side}");
+        for (on, word) in [
+            (self.regions.is_some(), "Jigsaw"),
+            (self.windows, "Hyper"),
+            (self.diagonals, "X"),
+            (!self.cages.is_empty(), "Killer"),
+        ] {
+            if on {
+                name.push(' ');
+                name.push_str(word);
+            }
+        }
+        name
+    }
+}
+
+/// The cells of Hyper window `index` (0-3) of a 9x9 grid, in reading order.
+pub(crate) fn window_cell(index: usize, i: usize) -> (usize, usize) {
+    let (top, left) = WINDOW_CORNERS[index];
+    (top + i / 3, left + i % 3)
+}
 
 /// One cage as a caller describes it: the sum and the cells as 0-based (row, column).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -26,19 +173,22 @@ pub enum CageError {
         size: usize,
         side: usize,
     },
-    #[error("cage {cage}: {cell} is outside the {side}x{side} grid")]
+    /// A cell off the grid; `row` and `col` are 1-based (they may be too large for a
+    /// [`Cell`]).
+    #[error("cage {cage}: row {row}, column {col} is outside the {side}x{side} grid")]
     OutOfRange {
         cage: usize,
-        cell: Coord,
+        row: usize,
+        col: usize,
         side: usize,
     },
     #[error("cage {cage} lists {cell} twice")]
-    DuplicateCell { cage: usize, cell: Coord },
+    DuplicateCell { cage: usize, cell: Cell },
     #[error("cage {cage}: {cell} already belongs to cage {other}")]
     SharedCell {
         cage: usize,
         other: usize,
-        cell: Coord,
+        cell: Cell,
     },
     #[error(
         "cage {cage}: {size} distinct digits cannot sum to {sum} (possible sums are {min}-{max})"
@@ -51,14 +201,29 @@ pub enum CageError {
         max: u32,
     },
     #[error("cage {cage}: {cell} is not orthogonally connected to the cage's first cell")]
-    NotContiguous { cage: usize, cell: Coord },
+    NotContiguous { cage: usize, cell: Cell },
+}
+
+impl CageError {
+    /// The 1-based number of the cage at fault, in the order the cages were given.
+    pub fn cage(&self) -> usize {
+        match *self {
+            CageError::Empty { cage }
+            | CageError::TooLarge { cage, .. }
+            | CageError::OutOfRange { cage, .. }
+            | CageError::DuplicateCell { cage, .. }
+            | CageError::SharedCell { cage, .. }
+            | CageError::ImpossibleSum { cage, .. }
+            | CageError::NotContiguous { cage, .. } => cage,
+        }
+    }
 }
 
 /// A validated cage: cells on the grid (reading order), a reachable sum.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ValidCage {
     sum: u32,
-    cells: Vec<Coord>,
+    cells: Vec<Cell>,
 }
 
 impl ValidCage {
@@ -68,7 +233,7 @@ impl ValidCage {
     }
 
     /// The cage's cells, in reading order.
-    pub fn cells(&self) -> &[Coord] {
+    pub fn cells(&self) -> &[Cell] {
         &self.cells
     }
 }
@@ -117,14 +282,15 @@ impl Cages {
             }
             let mut cells = Vec::with_capacity(size);
             for &(row, col) in &cage.cells {
-                let cell = Coord { row, col };
                 if row >= side || col >= side {
                     return Err(CageError::OutOfRange {
                         cage: number,
-                        cell,
+                        row: row + 1,
+                        col: col + 1,
                         side,
                     });
                 }
+                let cell = Cell::at(row, col);
                 let slot = &mut owner[row * side + col];
                 if *slot == number {
                     return Err(CageError::DuplicateCell { cage: number, cell });
@@ -149,7 +315,7 @@ impl Cages {
                     max,
                 });
             }
-            if let Some(cell) = first_unconnected(&cells, &owner, side, number) {
+            if let Some(cell) = first_unconnected(&cells, side) {
                 return Err(CageError::NotContiguous { cage: number, cell });
             }
             cells.sort();
@@ -190,40 +356,6 @@ impl Cages {
     }
 }
 
-/// Flood fill from the cage's first cell through cells owned by the same cage; the first
-/// cell (in the order given) it does not reach, if any. An explicit stack, no recursion.
-fn first_unconnected(
-    cells: &[Coord],
-    owner: &[usize],
-    side: usize,
-    number: usize,
-) -> Option<Coord> {
-    let mut reached = vec![false; cells.len()];
-    let index_of = |row: usize, col: usize| cells.iter().position(|c| c.row == row && c.col == col);
-    let mut stack = vec![0usize];
-    reached[0] = true;
-    while let Some(i) = stack.pop() {
-        let Coord { row, col } = cells[i];
-        let neighbours = [
-            (row.wrapping_sub(1), col),
-            (row + 1, col),
-            (row, col.wrapping_sub(1)),
-            (row, col + 1),
-        ];
-        for (r, c) in neighbours {
-            if r < side && c < side && owner[r * side + c] == number {
-                if let Some(j) = index_of(r, c) {
-                    if !reached[j] {
-                        reached[j] = true;
-                        stack.push(j);
-                    }
-                }
-            }
-        }
-    }
-    reached.iter().position(|&r| !r).map(|i| cells[i])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,7 +379,7 @@ mod tests {
         .unwrap();
         assert_eq!(cages.len(), 2);
         assert_eq!(cages.max_size(), 3);
-        assert_eq!(cages.cages()[1].cells()[0], Coord { row: 6, col: 8 });
+        assert_eq!(cages.cages()[1].cells()[0], Cell::at(6, 8));
     }
 
     #[test]
@@ -276,7 +408,8 @@ mod tests {
                 vec![cage(3, &[(8, 8), (9, 8)])],
                 CageError::OutOfRange {
                     cage: 1,
-                    cell: Coord { row: 9, col: 8 },
+                    row: 10,
+                    col: 9,
                     side: 9,
                 },
                 "cage 1: row 10, column 9 is outside the 9x9 grid",
@@ -286,7 +419,7 @@ mod tests {
                 vec![cage(3, &[(4, 4), (4, 5), (4, 4)])],
                 CageError::DuplicateCell {
                     cage: 1,
-                    cell: Coord { row: 4, col: 4 },
+                    cell: Cell::at(4, 4),
                 },
                 "cage 1 lists row 5, column 5 twice",
             ),
@@ -296,7 +429,7 @@ mod tests {
                 CageError::SharedCell {
                     cage: 2,
                     other: 1,
-                    cell: Coord { row: 0, col: 1 },
+                    cell: Cell::at(0, 1),
                 },
                 "cage 2: row 1, column 2 already belongs to cage 1",
             ),
@@ -329,7 +462,7 @@ mod tests {
                 vec![cage(6, &[(0, 0), (1, 1), (0, 1)]), cage(10, &[(3, 3), (4, 4)])],
                 CageError::NotContiguous {
                     cage: 2,
-                    cell: Coord { row: 4, col: 4 },
+                    cell: Cell::at(4, 4),
                 },
                 "cage 2: row 5, column 5 is not orthogonally connected to the cage's first cell",
             ),

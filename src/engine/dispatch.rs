@@ -1,0 +1,340 @@
+//! [`Engine`]: the one entry point. It owns a solver of each kind and decides which one a
+//! puzzle needs; callers (the HTTP pool, the tests) only say what they want done.
+//!
+//! Keep one `Engine` per thread and reuse it: both solvers keep their scratch space (guess
+//! stacks, the cage-sum table) between calls, so a warm engine allocates nothing per search
+//! but the answer.
+
+use std::fmt;
+use std::ops::RangeInclusive;
+
+use super::board::{Board, ClassicPuzzle};
+use super::budget::{Budget, Exhausted};
+use super::generate::{self, GenerateError, Generated, Symmetry};
+use super::grid::{Grid, Shape};
+use super::logic::{self, Assumptions, Candidates, Grade, Hint, Rating};
+use super::puzzle::{Counted, Puzzle, Solution};
+use super::solver::{Found, Solver};
+use super::variant::VariantSolver;
+
+/// Why the engine could not do what was asked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// The budget stopped it (work, deadline or cancellation).
+    #[error(transparent)]
+    Exhausted(#[from] Exhausted),
+    /// This operation does not cover this kind of puzzle (yet).
+    #[error("{operation} covers classic 9x9 puzzles without cages; this one is {found}")]
+    Unsupported {
+        operation: &'static str,
+        found: String,
+    },
+    /// No puzzle in the requested rating range was found within the generator's limit or its
+    /// work budget (or the range is empty). A deadline or cancellation is `Exhausted`.
+    #[error(transparent)]
+    NotGenerated(GenerateError),
+    /// The player's board and the original puzzle are not the same size.
+    #[error("the board is {board}x{board} but the givens are {givens}x{givens}")]
+    SizeMismatch { board: usize, givens: usize },
+}
+
+impl From<GenerateError> for EngineError {
+    fn from(error: GenerateError) -> EngineError {
+        match error {
+            GenerateError::Stopped(exhausted) => EngineError::Exhausted(exhausted),
+            other => EngineError::NotGenerated(other),
+        }
+    }
+}
+
+/// See the module docs.
+#[derive(Default)]
+pub struct Engine {
+    classic: Solver,
+    general: VariantSolver,
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Engine").finish_non_exhaustive()
+    }
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        Engine::default()
+    }
+
+    /// Counts `puzzle`'s solutions up to `limit` (0 counts as 1) under `budget`: the band
+    /// solver for classic 9x9 puzzles, the general solver for every other size and rule set.
+    pub fn count(
+        &mut self,
+        puzzle: &Puzzle,
+        limit: u32,
+        budget: &Budget,
+    ) -> Result<Counted, Exhausted> {
+        match puzzle.as_classic() {
+            Some(classic) => {
+                let found = self.classic.count_solutions(classic, limit, budget)?;
+                Ok(counted_of(found))
+            }
+            None => self.general.count_solutions(puzzle, limit, budget),
+        }
+    }
+
+    /// The puzzle's grade, with its solutions counted to 2 first (a puzzle without a
+    /// solution gets no grade). Classic puzzles only.
+    pub fn grade(
+        &mut self,
+        puzzle: &Puzzle,
+        budget: &Budget,
+    ) -> Result<(Counted, Option<Grade>), EngineError> {
+        let classic = classic_of(puzzle, "grading")?;
+        let counted = self.count(puzzle, 2, budget)?;
+        let grade = if counted.count > 0 {
+            // Uniqueness techniques are sound only with exactly one solution.
+            let assume = Assumptions {
+                uniqueness: counted.is_unique(),
+            };
+            Some(logic::grade::grade_with(classic, &assume, None, budget)?)
+        } else {
+            None
+        };
+        Ok((counted, grade))
+    }
+
+    /// What to tell a player looking at `board`, a position of the puzzle `givens` (the
+    /// board itself when the original is not known). Classic puzzles only.
+    pub fn hint(
+        &mut self,
+        board: &Grid,
+        givens: &Grid,
+        budget: &Budget,
+    ) -> Result<Hint, EngineError> {
+        let (board, givens) = classic_pair(board, givens, "hints")?;
+        Ok(logic::hint_with_givens(
+            &givens,
+            &board,
+            &mut self.classic,
+            budget,
+        )?)
+    }
+
+    /// The pencil marks of `board`, after the elimination techniques too with
+    /// `with_techniques`. Classic puzzles only.
+    pub fn candidates(
+        &mut self,
+        board: &Grid,
+        with_techniques: bool,
+        budget: &Budget,
+    ) -> Result<Candidates, EngineError> {
+        let board = Board::from_grid(board).ok_or_else(|| unsupported("pencil marks", board))?;
+        Ok(logic::candidates(&board, with_techniques, budget)?)
+    }
+
+    /// A new classic puzzle with one solution whose SE rating is in `ratings` (a level's
+    /// band: [`Difficulty::ratings`]), determined by `seed` and `symmetry`.
+    pub fn generate(
+        &mut self,
+        ratings: RangeInclusive<Rating>,
+        seed: u64,
+        symmetry: Symmetry,
+        budget: &Budget,
+    ) -> Result<Generated, EngineError> {
+        Ok(generate::generate_rated(
+            ratings,
+            seed,
+            symmetry,
+            &mut self.classic,
+            budget,
+        )?)
+    }
+}
+
+/// The band solver's answer in the facade's types.
+fn counted_of(found: Found) -> Counted {
+    let solution = |board: Option<Board>| board.map(|b| Solution::new(b.to_grid()));
+    Counted {
+        count: found.count,
+        first: solution(found.first),
+        second: solution(found.second),
+        stats: found.stats,
+    }
+}
+
+fn unsupported(operation: &'static str, grid: &Grid) -> EngineError {
+    let side = grid.shape().side();
+    EngineError::Unsupported {
+        operation,
+        found: format!("{side}x{side}"),
+    }
+}
+
+fn classic_of<'a>(
+    puzzle: &'a Puzzle,
+    operation: &'static str,
+) -> Result<&'a ClassicPuzzle, EngineError> {
+    puzzle.as_classic().ok_or_else(|| EngineError::Unsupported {
+        operation,
+        found: puzzle.kind(),
+    })
+}
+
+/// Both boards as classic boards, once they are the same size and that size is 9x9.
+fn classic_pair(
+    board: &Grid,
+    givens: &Grid,
+    operation: &'static str,
+) -> Result<(Board, Board), EngineError> {
+    if board.shape() != givens.shape() {
+        return Err(EngineError::SizeMismatch {
+            board: board.shape().side(),
+            givens: givens.shape().side(),
+        });
+    }
+    match (Board::from_grid(board), Board::from_grid(givens)) {
+        (Some(b), Some(g)) => Ok((b, g)),
+        _ => Err(unsupported(operation, board)),
+    }
+}
+
+/// The shapes the classic-only operations take, for messages that say what to send.
+pub const CLASSIC_SHAPE: Shape = Shape::NINE;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::budget::{Cancel, Stop};
+    use crate::engine::rules::Cage;
+    use std::time::{Duration, Instant};
+
+    const SEED: &str =
+        "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1";
+
+    fn puzzle(line: &str) -> Puzzle {
+        Puzzle::classic(Grid::from_line(line).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn classic_and_general_puzzles_get_the_same_kind_of_answer() {
+        let mut engine = Engine::new();
+        let classic = engine
+            .count(&puzzle(SEED), 2, &Budget::unlimited())
+            .unwrap();
+        assert_eq!(classic.count, 1);
+        assert_eq!(
+            classic.first.unwrap().to_line(),
+            "957214386123689457468357129271563894539841672684972513315726948746198235892435761"
+        );
+        let four = engine
+            .count(&puzzle("1.....3..4.....2"), 2, &Budget::unlimited())
+            .unwrap();
+        assert_eq!(
+            four.first.unwrap().to_rows(),
+            ["1324", "4231", "2413", "3142"]
+        );
+        let open = engine
+            .count(&puzzle(&".".repeat(81)), 2, &Budget::unlimited())
+            .unwrap();
+        let (a, b) = (open.first.unwrap(), open.second.unwrap());
+        assert!(!a.differences(&b).is_empty());
+    }
+
+    #[test]
+    fn classic_only_operations_say_so_for_other_puzzles() {
+        let mut engine = Engine::new();
+        let killer = Puzzle::with_cages(
+            Grid::from_line(&".".repeat(81)).unwrap(),
+            vec![Cage {
+                sum: 3,
+                cells: vec![(0, 0), (0, 1)],
+            }],
+        )
+        .unwrap();
+        let err = engine.grade(&killer, &Budget::unlimited()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "grading covers classic 9x9 puzzles without cages; this one is 9x9 Killer"
+        );
+        let four = Grid::from_line(&".".repeat(16)).unwrap();
+        let err = engine
+            .candidates(&four, false, &Budget::unlimited())
+            .unwrap_err();
+        assert!(err.to_string().ends_with("this one is 4x4"), "{err}");
+        let nine = Grid::from_line(SEED).unwrap();
+        let err = engine.hint(&nine, &four, &Budget::unlimited()).unwrap_err();
+        assert_eq!(
+            err,
+            EngineError::SizeMismatch {
+                board: 9,
+                givens: 4
+            }
+        );
+    }
+
+    /// A 25x25 board of forty 7-cell cages from the shifted-rows grid: cheap to describe,
+    /// expensive to search (each propagation scans thousands of cage-sum sets).
+    fn big_killer() -> Puzzle {
+        let digit = |r: usize, c: usize| ((5 * (r % 5) + r / 5 + c) % 25 + 1) as u32;
+        let cages = (0..40)
+            .map(|k| {
+                let (r, start) = (k / 3, (k % 3) * 7);
+                let cells: Vec<(usize, usize)> = (start..start + 7).map(|c| (r, c)).collect();
+                let sum = cells.iter().map(|&(r, c)| digit(r, c)).sum();
+                Cage { sum, cells }
+            })
+            .collect();
+        Puzzle::with_cages(Grid::empty(Shape::TWENTY_FIVE), cages).unwrap()
+    }
+
+    #[test]
+    fn a_worst_case_for_each_engine_stops_at_its_work_budget() {
+        let mut engine = Engine::new();
+        for (name, expensive) in [
+            ("open 9x9", puzzle(&".".repeat(81))),
+            ("25x25 Killer", big_killer()),
+        ] {
+            // Enough for the general solver's one-off cage-sum table (about 36,000 units for
+            // 25x25, charged before it is built) and a good deal of search.
+            let budget = Budget::work(100_000);
+            let err = engine.count(&expensive, u32::MAX, &budget).unwrap_err();
+            assert_eq!(err.stop, Stop::Work, "{name}");
+            // A charge is checked once made, so the overshoot is one charge at most: a guess,
+            // a propagation sweep, or the general solver's layout.
+            assert!(budget.used() < 100_000 + 5_000, "{name}: {}", budget.used());
+            // The engine is whole afterwards: the next search on it is right.
+            let counted = engine
+                .count(&puzzle(SEED), 2, &Budget::unlimited())
+                .unwrap();
+            assert_eq!(counted.count, 1);
+        }
+    }
+
+    #[test]
+    fn a_cancelled_search_stops_within_milliseconds_in_either_engine() {
+        // Open boards that would take a very long time to count completely.
+        for line in [".".repeat(81), ".".repeat(256)] {
+            let open = puzzle(&line);
+            let cancel = Cancel::new();
+            let budget = Budget::unlimited().with_cancel(cancel.clone());
+            let canceller = {
+                let cancel = cancel.clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(30));
+                    let at = Instant::now();
+                    cancel.cancel();
+                    at
+                })
+            };
+            let err = Engine::new().count(&open, u32::MAX, &budget).unwrap_err();
+            let stopped = Instant::now();
+            let cancelled = canceller.join().unwrap();
+            assert_eq!(err.stop, Stop::Cancelled);
+            let late = stopped.duration_since(cancelled);
+            assert!(
+                late < Duration::from_millis(50),
+                "stopped {late:?} after the cancel"
+            );
+        }
+    }
+}

@@ -1,0 +1,296 @@
+//! Everything that follows from one assumption, as SE's forcing-chain engine derives it.
+//!
+//! From the assumed node, "on" nodes are expanded before "off" nodes (two queues, on first),
+//! each node is kept with the parents it was first derived from, and the search stops at the
+//! first node whose negation is already derived (a contradiction). In *dynamic* mode an "off"
+//! node removes its candidate from a private copy of the grid once expanded, so later links
+//! see the reduced grid; a node derived that way also records as parents the earlier "off"
+//! nodes that emptied its cell or unit ("hidden" parents), which is why dynamic chains count
+//! more nodes. With nesting (level 1), when nothing is left to expand, pattern techniques run
+//! on the reduced grid and their eliminations continue the propagation.
+//!
+//! The order of expansion decides which parents a node gets, hence the chain lengths and the
+//! ratings; it follows SE's exactly.
+
+use super::super::candidates::{indices_of, Candidates};
+use super::super::cellset::CellSet;
+use super::nested;
+use super::unary::Mode;
+use super::{
+    cell_of, digit_of, is_on, negation, node, on_to_off, units_box_row_column, Grid, Node, NODES,
+};
+
+/// How a propagation links nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Settings {
+    /// Follow the grid as assumptions remove candidates.
+    pub(crate) dynamic: bool,
+    /// Use cell links (false for Nishio, which follows one digit).
+    pub(crate) cell_links: bool,
+    /// When nothing is left to expand, let pattern techniques continue (SE's level 1).
+    pub(crate) plus: bool,
+}
+
+/// A node derived at the contradiction but not stored (its negation was already there).
+#[derive(Clone, Debug)]
+pub(crate) struct Fresh {
+    pub(crate) node: Node,
+    pub(crate) parents: Vec<Node>,
+}
+
+/// One side of a contradiction.
+#[derive(Clone, Debug)]
+pub(crate) enum Side {
+    Stored(Node),
+    Fresh(Fresh),
+}
+
+/// The consequences of one assumption.
+pub(crate) struct Propagation {
+    /// For each node: 0 when not derived, else its index + 1 in `entries`.
+    slot: Vec<u32>,
+    entries: Vec<Entry>,
+    parents: Vec<Node>,
+    /// The derived "on" and "off" nodes in the order they were derived.
+    pub(crate) ons: Vec<Node>,
+    pub(crate) offs: Vec<Node>,
+    /// The contradiction that stopped the propagation: (on side, off side).
+    pub(crate) contradiction: Option<(Side, Side)>,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    parents_start: u32,
+    parents_len: u16,
+    /// Length of the longest parent path back to the assumption: a cheap lower bound of the
+    /// ancestor count (which is at least `depth + 1`).
+    depth: u16,
+}
+
+impl Propagation {
+    pub(crate) fn new() -> Propagation {
+        Propagation {
+            slot: vec![0; NODES],
+            entries: Vec::new(),
+            parents: Vec::new(),
+            ons: Vec::new(),
+            offs: Vec::new(),
+            contradiction: None,
+        }
+    }
+
+    fn clear(&mut self) {
+        for &n in self.ons.iter().chain(&self.offs) {
+            self.slot[n as usize] = 0;
+        }
+        self.entries.clear();
+        self.parents.clear();
+        self.ons.clear();
+        self.offs.clear();
+        self.contradiction = None;
+    }
+
+    pub(crate) fn contains(&self, n: Node) -> bool {
+        self.slot[n as usize] != 0
+    }
+
+    fn entry(&self, n: Node) -> Option<&Entry> {
+        match self.slot[n as usize] {
+            0 => None,
+            i => Some(&self.entries[i as usize - 1]),
+        }
+    }
+
+    fn parents_of(&self, n: Node) -> &[Node] {
+        match self.entry(n) {
+            Some(e) => {
+                let start = e.parents_start as usize;
+                &self.parents[start..start + usize::from(e.parents_len)]
+            }
+            None => &[],
+        }
+    }
+
+    /// A lower bound of [`Propagation::ancestors`] for a stored node.
+    pub(crate) fn depth(&self, n: Node) -> usize {
+        self.entry(n).map_or(0, |e| usize::from(e.depth))
+    }
+
+    /// Adds an "off" node derived by a technique on the reduced grid (nesting).
+    pub(crate) fn add_nested(&mut self, n: Node, parents: &[Node]) {
+        self.add(n, parents);
+    }
+
+    fn add(&mut self, n: Node, parents: &[Node]) {
+        let depth = parents
+            .iter()
+            .filter_map(|&p| self.entry(p))
+            .map(|e| e.depth + 1)
+            .max()
+            .unwrap_or(0);
+        self.entries.push(Entry {
+            parents_start: self.parents.len() as u32,
+            parents_len: parents.len() as u16,
+            depth,
+        });
+        self.parents.extend_from_slice(parents);
+        self.slot[n as usize] = self.entries.len() as u32;
+        if is_on(n) {
+            self.ons.push(n);
+        } else {
+            self.offs.push(n);
+        }
+    }
+
+    /// SE's complexity of the chain ending at `n`: the number of distinct nodes it was derived
+    /// from, itself included.
+    pub(crate) fn ancestors(&self, n: Node) -> usize {
+        self.count_from(&[n], None)
+    }
+
+    /// The same for one side of a contradiction.
+    pub(crate) fn side_ancestors(&self, side: &Side) -> usize {
+        match side {
+            Side::Stored(n) => self.ancestors(*n),
+            Side::Fresh(f) => self.count_from(&f.parents, Some(f.node)),
+        }
+    }
+
+    fn count_from(&self, starts: &[Node], extra: Option<Node>) -> usize {
+        let mut seen = super::NodeSet::EMPTY;
+        let mut stack: Vec<Node> = Vec::with_capacity(64);
+        let mut count = 0;
+        if let Some(e) = extra {
+            seen.insert(e);
+            count += 1;
+        }
+        for &s in starts {
+            if seen.insert(s) {
+                count += 1;
+                stack.push(s);
+            }
+        }
+        while let Some(n) = stack.pop() {
+            for &p in self.parents_of(n) {
+                if seen.insert(p) {
+                    count += 1;
+                    stack.push(p);
+                }
+            }
+        }
+        count
+    }
+}
+
+/// Derives the consequences of `start` in `grid` into `out`.
+pub(crate) fn propagate(
+    marks: &Candidates,
+    grid: &Grid,
+    start: Node,
+    settings: Settings,
+    out: &mut Propagation,
+) {
+    out.clear();
+    let mut work = *grid;
+    out.add(start, &[]);
+    let (mut on_head, mut off_head) = (0, 0);
+    let mut buffer: Vec<Node> = Vec::with_capacity(32);
+    let mut derived: Vec<(Node, Vec<Node>)> = Vec::with_capacity(4);
+    loop {
+        if on_head < out.ons.len() {
+            let p = out.ons[on_head];
+            on_head += 1;
+            buffer.clear();
+            on_to_off(marks, &work, p, settings.cell_links, |q| buffer.push(q));
+            for &q in &buffer {
+                if out.contains(negation(q)) {
+                    out.contradiction = Some((
+                        Side::Stored(negation(q)),
+                        Side::Fresh(Fresh {
+                            node: q,
+                            parents: vec![p],
+                        }),
+                    ));
+                    return;
+                }
+                if !out.contains(q) {
+                    out.add(q, &[p]);
+                }
+            }
+            continue;
+        }
+        if off_head < out.offs.len() {
+            let p = out.offs[off_head];
+            off_head += 1;
+            derived.clear();
+            off_to_on_with_parents(marks, grid, &work, p, settings, &mut derived);
+            if settings.dynamic {
+                work.remove(cell_of(p), digit_of(p));
+            }
+            for (q, parents) in derived.drain(..) {
+                if out.contains(negation(q)) {
+                    out.contradiction = Some((
+                        Side::Fresh(Fresh { node: q, parents }),
+                        Side::Stored(negation(q)),
+                    ));
+                    return;
+                }
+                if !out.contains(q) {
+                    out.add(q, &parents);
+                }
+            }
+            continue;
+        }
+        if settings.plus && nested::extend(marks, grid, &work, out) {
+            continue;
+        }
+        break;
+    }
+}
+
+/// The "on" nodes that follow from `p` (off) in `work`, each with its parents: `p` first, then
+/// (in dynamic mode) the expanded "off" nodes that emptied the cell or unit since the start.
+fn off_to_on_with_parents(
+    marks: &Candidates,
+    source: &Grid,
+    work: &Grid,
+    p: Node,
+    settings: Settings,
+    out: &mut Vec<(Node, Vec<Node>)>,
+) {
+    let (cell, d) = (cell_of(p), digit_of(p));
+    let mode = Mode {
+        cell_links: settings.cell_links,
+        unit_links: true,
+    };
+    let g = marks.geometry();
+    if mode.cell_links && work.masks[cell].count_ones() == 2 {
+        if let Some(other) = indices_of(work.masks[cell] & !(1 << d)).next() {
+            let mut parents = vec![p];
+            for gone in indices_of(source.masks[cell] & !work.masks[cell]) {
+                parents.push(node(cell, gone, false));
+            }
+            out.push((node(cell, other, true), parents));
+        }
+    }
+    for unit in units_box_row_column(cell) {
+        let here = g.set_of(unit);
+        let others = work.cells_with[d] & (here - CellSet::single(cell));
+        if others.len() != 1 {
+            continue;
+        }
+        let other = others.first().unwrap_or(cell);
+        let q = node(other, d, true);
+        if out.iter().any(|(n, _)| *n == q) {
+            continue;
+        }
+        let mut parents = vec![p];
+        let gone = source.cells_with[d] & (here - work.cells_with[d]);
+        for c in g.cells_of(unit).iter().map(|&c| c as usize) {
+            if gone.contains(c) {
+                parents.push(node(c, d, false));
+            }
+        }
+        out.push((q, parents));
+    }
+}

@@ -1,0 +1,349 @@
+//! The facade's types for every size and rule set: [`Puzzle`] (a grid whose givens obey its
+//! [`Rules`]), [`Solution`], [`Counted`] and [`Stats`], and the errors of building a puzzle.
+
+use std::fmt;
+
+use super::board::{Board, ClassicPuzzle};
+use super::grid::{Cell, Grid, ParseError, Shape};
+use super::rules::{Cage, CageError, Rules, RulesError};
+use super::validate::{conflicts, Conflict};
+
+/// Why a board and its rules are not a puzzle a solver may take.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PuzzleError {
+    /// The board's text is not a grid.
+    #[error(transparent)]
+    Board(#[from] ParseError),
+    /// The rules are malformed (cages, regions, windows on a grid without them).
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// Givens repeat a digit in a row, column, box or cage: every such repeat.
+    #[error("{}", join(.0))]
+    Conflicts(Vec<Conflict>),
+}
+
+impl From<CageError> for PuzzleError {
+    fn from(error: CageError) -> PuzzleError {
+        PuzzleError::Rules(error.into())
+    }
+}
+
+fn join(conflicts: &[Conflict]) -> String {
+    conflicts
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// A grid whose givens do not clash under its rules: the only thing the engines search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    grid: Grid,
+    rules: Rules,
+    /// The compact copy the classic engines work on, when the rules are classic 9x9.
+    classic: Option<ClassicPuzzle>,
+}
+
+impl Puzzle {
+    /// Accepts `grid` under `rules` (made for the grid's shape) unless givens clash; the
+    /// error lists every clash.
+    pub fn new(grid: Grid, rules: Rules) -> Result<Puzzle, PuzzleError> {
+        debug_assert_eq!(grid.shape(), rules.shape());
+        let found = conflicts(&grid, &rules);
+        if !found.is_empty() {
+            return Err(PuzzleError::Conflicts(found));
+        }
+        let classic = if rules.is_classic() {
+            Board::from_grid(&grid).and_then(|b| ClassicPuzzle::new(b).ok())
+        } else {
+            None
+        };
+        Ok(Puzzle {
+            grid,
+            rules,
+            classic,
+        })
+    }
+
+    /// A puzzle with the shape's rows, columns and boxes only.
+    pub fn classic(grid: Grid) -> Result<Puzzle, PuzzleError> {
+        let rules = Rules::classic(grid.shape());
+        Puzzle::new(grid, rules)
+    }
+
+    /// A puzzle from a grid and the cages as a caller describes them (none for a classic
+    /// puzzle): the cages are validated against the grid's shape first.
+    pub fn with_cages(grid: Grid, cages: Vec<Cage>) -> Result<Puzzle, PuzzleError> {
+        let rules = Rules::for_cages(grid.shape(), cages)?;
+        Puzzle::new(grid, rules)
+    }
+
+    /// The classic puzzle of a 9x9 board, without a round trip through a [`Grid`] search.
+    pub fn from_classic(puzzle: ClassicPuzzle) -> Puzzle {
+        Puzzle {
+            grid: puzzle.board().to_grid(),
+            rules: Rules::classic(Shape::NINE),
+            classic: Some(puzzle),
+        }
+    }
+
+    /// The givens.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> Shape {
+        self.grid.shape()
+    }
+
+    /// The compact 9x9 copy, when the puzzle is classic (9x9, rows, columns and boxes only):
+    /// what the classic engines take.
+    pub fn as_classic(&self) -> Option<&ClassicPuzzle> {
+        self.classic.as_ref()
+    }
+
+    /// A stable name for the puzzle, derived from its givens and rules only: the same puzzle
+    /// has the same id on every server and every version, in whatever form it was sent.
+    /// 64-bit FNV-1a of a canonical description; an identifier, not a secret (collisions
+    /// become likely only past billions of puzzles).
+    pub fn id(&self) -> String {
+        puzzle_id(&self.grid, &self.rules)
+    }
+
+    /// "9x9", "16x16 Killer", "9x9 Jigsaw X": how the puzzle is named in messages about
+    /// what an operation supports.
+    pub fn kind(&self) -> String {
+        self.rules.kind()
+    }
+}
+
+/// The id [`Puzzle::id`] gives, for any grid and rules, valid or not (an id names what was
+/// sent; it does not vouch for it).
+pub fn puzzle_id(grid: &Grid, rules: &Rules) -> String {
+    let mut canonical = grid.to_line();
+    for cage in rules.cages().cages() {
+        canonical.push_str(&format!(";{}", cage.sum()));
+        for cell in cage.cells() {
+            canonical.push_str(&format!(":{},{}", cell.row(), cell.col()));
+        }
+    }
+    // After the cages, so that classic and Killer ids stay what they were before variants.
+    if let Some(regions) = rules.regions() {
+        canonical.push_str(";regions:");
+        canonical.push_str(&regions.to_rows().concat());
+    }
+    if rules.diagonals() {
+        canonical.push_str(";diagonals");
+    }
+    if rules.windows() {
+        canonical.push_str(";windows");
+    }
+    format!("p{:016x}", fnv1a(canonical.as_bytes()))
+}
+
+/// 64-bit FNV-1a (Fowler, Noll, Vo): tiny, fixed forever, and good enough for identifiers.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// A full grid that obeys every rule of its puzzle and keeps its givens.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Solution(Grid);
+
+impl Solution {
+    /// Wraps a grid an engine found (or built) and knows to be a solution.
+    pub(crate) fn new(grid: Grid) -> Solution {
+        debug_assert!(grid.is_full());
+        Solution(grid)
+    }
+
+    /// The filled grid.
+    pub fn grid(&self) -> &Grid {
+        &self.0
+    }
+
+    /// One string per row.
+    pub fn to_rows(&self) -> Vec<String> {
+        self.0.to_rows()
+    }
+
+    /// All digits in reading order.
+    pub fn to_line(&self) -> String {
+        self.0.to_line()
+    }
+
+    /// The cells where `self` and `other` differ, in reading order.
+    pub fn differences(&self, other: &Solution) -> Vec<Cell> {
+        let shape = self.0.shape();
+        shape
+            .all_cells()
+            .filter(|&c| self.0.get(c) != other.0.get(c))
+            .collect()
+    }
+}
+
+impl fmt::Display for Solution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// How much searching one call did; for logs, answers and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Branch points: cells where propagation stalled and a digit was tried.
+    pub guesses: u64,
+    /// Branches that ended in a contradiction.
+    pub dead_ends: u64,
+}
+
+/// The answer of a counting search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counted {
+    /// Solutions found, at most the limit asked for: with limit 2, 2 means "more than one".
+    pub count: u32,
+    /// The first solution found, if any.
+    pub first: Option<Solution>,
+    /// Another solution, when the count reached 2: proof that the first is not the only one.
+    pub second: Option<Solution>,
+    pub stats: Stats,
+}
+
+impl Counted {
+    /// Exactly one solution (meaningful when the limit was at least 2).
+    pub fn is_unique(&self) -> bool {
+        self.count == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::validate::UnitKind;
+
+    #[test]
+    fn classic_puzzles_keep_a_compact_copy_and_others_do_not() {
+        let nine = Grid::from_line(&".".repeat(81)).unwrap();
+        let puzzle = Puzzle::classic(nine.clone()).unwrap();
+        assert!(puzzle.as_classic().is_some());
+        assert_eq!(puzzle.kind(), "9x9");
+        let caged = Puzzle::with_cages(
+            nine,
+            vec![Cage {
+                sum: 3,
+                cells: vec![(0, 0), (0, 1)],
+            }],
+        )
+        .unwrap();
+        assert!(caged.as_classic().is_none());
+        assert_eq!(caged.kind(), "9x9 Killer");
+        let four = Puzzle::classic(Grid::from_line(&".".repeat(16)).unwrap()).unwrap();
+        assert!(four.as_classic().is_none());
+        assert_eq!(four.kind(), "4x4");
+    }
+
+    #[test]
+    fn every_clash_is_reported_cages_included() {
+        let grid = Grid::from_rows(&["11..", "....", "....", "...."]).unwrap();
+        let err = Puzzle::classic(grid).unwrap_err();
+        let PuzzleError::Conflicts(found) = &err else {
+            panic!("{err:?}");
+        };
+        assert_eq!(found.len(), 2); // row 1 and box 1
+        assert_eq!(
+            err.to_string(),
+            "digit 1 repeats in row 1: row 1, column 1 and row 1, column 2; \
+             digit 1 repeats in box 1: row 1, column 1 and row 1, column 2"
+        );
+        // Two 1s that share no row, column or box, but share a cage.
+        let grid = Grid::from_rows(&["1...", "...1", "....", "...."]).unwrap();
+        let cage = Cage {
+            sum: 10,
+            cells: vec![(0, 0), (0, 1), (0, 2), (0, 3), (1, 3)],
+        };
+        let err = Puzzle::with_cages(grid.clone(), vec![cage]).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                PuzzleError::Rules(RulesError::Cages(CageError::TooLarge { .. }))
+            ),
+            "{err}"
+        );
+        let cage = Cage {
+            sum: 6,
+            cells: vec![(0, 2), (0, 3), (1, 3)],
+        };
+        assert!(Puzzle::with_cages(grid.clone(), vec![cage]).is_ok());
+        let cage = Cage {
+            sum: 10,
+            cells: vec![(0, 0), (0, 1), (0, 2), (0, 3)],
+        };
+        // Row 1 holds one 1; the cage covers row 1 only: fine.
+        assert!(Puzzle::with_cages(grid.clone(), vec![cage]).is_ok());
+        let grid = Grid::from_rows(&["1...", "..1.", "....", "...."]).unwrap();
+        let cage = Cage {
+            sum: 10,
+            cells: vec![(0, 0), (0, 1), (0, 2), (1, 2)],
+        };
+        let PuzzleError::Conflicts(found) = Puzzle::with_cages(grid, vec![cage]).unwrap_err()
+        else {
+            panic!("a clash in a cage is a conflict");
+        };
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].unit.kind, UnitKind::Cage);
+        assert_eq!(
+            found[0].to_string(),
+            "digit 1 repeats in cage 1: row 1, column 1 and row 2, column 3"
+        );
+    }
+
+    #[test]
+    fn ids_depend_on_the_puzzle_only() {
+        let line = ".".repeat(80) + "1";
+        let a = Puzzle::classic(Grid::from_line(&line).unwrap()).unwrap();
+        let rows: Vec<String> = Grid::from_line(&line).unwrap().to_rows();
+        let b = Puzzle::classic(Grid::from_rows(&rows).unwrap()).unwrap();
+        assert_eq!(a.id(), b.id());
+        assert_eq!(a.id().len(), 17);
+        // Pinned: ids are promised to stay the same across versions.
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        let other = Puzzle::classic(Grid::from_line(&".".repeat(81)).unwrap()).unwrap();
+        assert_ne!(a.id(), other.id());
+        let caged = Puzzle::with_cages(
+            Grid::from_line(&line).unwrap(),
+            vec![Cage {
+                sum: 3,
+                cells: vec![(0, 0), (0, 1)],
+            }],
+        )
+        .unwrap();
+        assert_ne!(a.id(), caged.id());
+    }
+
+    #[test]
+    fn solutions_name_the_cells_where_they_differ() {
+        let a = Solution::new(Grid::from_rows(&["1234", "3412", "2143", "4321"]).unwrap());
+        let b = Solution::new(Grid::from_rows(&["1234", "3412", "2341", "4123"]).unwrap());
+        let cells: Vec<String> = a.differences(&b).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            cells,
+            [
+                "row 3, column 2",
+                "row 3, column 4",
+                "row 4, column 2",
+                "row 4, column 4"
+            ]
+        );
+        assert!(a.differences(&a).is_empty());
+    }
+}

@@ -1,0 +1,245 @@
+//! [`ApiJson`]: the JSON extractor every handler uses, so that every way a body can be wrong
+//! (no content type, broken JSON, the wrong shape, too large) becomes a specific
+//! [`Problem`] rather than axum's plain-text rejection.
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+
+use super::problem::{Problem, SEND_JSON_HINT};
+
+/// `axum::Json`, but every rejection is a [`Problem`] with a specific detail.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for ApiJson<T>
+where
+    axum::Json<T>: FromRequest<S, Rejection = JsonRejection>,
+    S: Send + Sync,
+{
+    type Rejection = Problem;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Problem> {
+        let sent_type = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        match axum::Json::<T>::from_request(request, state).await {
+            Ok(axum::Json(value)) => Ok(ApiJson(value)),
+            Err(rejection) => Err(rejection_problem(rejection, sent_type)),
+        }
+    }
+}
+
+/// `axum::extract::Query`, but a query that does not fit is a [`Problem`] naming the field.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiQuery<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiQuery<T>
+where
+    axum::extract::Query<T>: FromRequestParts<S, Rejection = QueryRejection>,
+    S: Send + Sync,
+{
+    type Rejection = Problem;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Problem> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(value)) => Ok(ApiQuery(value)),
+            Err(rejection) => {
+                let text = rejection.body_text();
+                let text = text
+                    .strip_prefix("Failed to deserialize query string: ")
+                    .unwrap_or(&text);
+                Err(data_problem(text))
+            }
+        }
+    }
+}
+
+fn rejection_problem(rejection: JsonRejection, sent_type: Option<String>) -> Problem {
+    match rejection {
+        JsonRejection::MissingJsonContentType(_) => Problem::UnsupportedMediaType {
+            detail: match sent_type {
+                Some(t) => format!("the body was sent as {t:?}; {SEND_JSON_HINT}"),
+                None => format!("the body was sent without a Content-Type; {SEND_JSON_HINT}"),
+            },
+        },
+        JsonRejection::JsonSyntaxError(e) => Problem::InvalidJson {
+            detail: e.body_text(),
+        },
+        JsonRejection::JsonDataError(e) => data_problem(&e.body_text()),
+        JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            Problem::BodyTooLarge
+        }
+        other => Problem::InvalidJson {
+            detail: other.body_text(),
+        },
+    }
+}
+
+/// What axum says of a body of the wrong shape ("Failed to deserialize the JSON body into the
+/// target type: cages[0].sum: invalid type: ...") as a problem naming the field (a JSON
+/// pointer) and saying what to send.
+fn data_problem(text: &str) -> Problem {
+    let message = text
+        .strip_prefix("Failed to deserialize the JSON body into the target type: ")
+        .unwrap_or(text);
+    // serde_path_to_error puts the path first ("." for the root), then the error.
+    let (path, error) = match message.split_once(": ") {
+        Some((path, error)) if !path.contains(' ') => (path, error),
+        _ => (".", message),
+    };
+    let mut pointer = json_pointer(path);
+    // An unknown or missing field is named in the message; the path may or may not end in
+    // it already.
+    let named = quoted_after(error, "unknown field `").or(quoted_after(error, "missing field `"));
+    if let Some(field) = named.filter(|f| !pointer.ends_with(&format!("/{f}"))) {
+        pointer = format!("{pointer}/{field}");
+    }
+    let detail = explain_unknown_field(error);
+    let detail = match quoted_after(error, "missing field `") {
+        Some("board") => format!("{detail}: send `board` as row strings, one string of all cells, or rows of numbers (0 or null for empty)"),
+        Some("difficulty") => format!("{detail}: send `difficulty`, one of easy, medium, hard, expert"),
+        Some(field) => format!("{detail}: send `{field}`"),
+        None => detail,
+    };
+    Problem::invalid_at(pointer, detail)
+}
+
+/// "cages[0].sum" as a JSON pointer: "/cages/0/sum"; the root (".") is "".
+fn json_pointer(path: &str) -> String {
+    if path == "." {
+        return String::new();
+    }
+    path.replace('[', ".")
+        .replace(']', "")
+        .split('.')
+        .filter(|part| !part.is_empty())
+        .map(|part| format!("/{}", part.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
+/// The text between `prefix` and the next back quote.
+fn quoted_after<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = &text[text.find(prefix)? + prefix.len()..];
+    rest.split('`').next()
+}
+
+/// serde's "unknown field `Cages`, expected `board` or `cages`" made into a sentence that says
+/// what to send instead: the closest accepted name when there is one, and the whole list.
+fn explain_unknown_field(text: &str) -> String {
+    let Some(at) = text.find("unknown field `") else {
+        return text.to_string();
+    };
+    let rest = &text[at + "unknown field `".len()..];
+    let Some(end) = rest.find('`') else {
+        return text.to_string();
+    };
+    let unknown = &rest[..end];
+    // The accepted names are the other back-quoted words of the message.
+    let accepted: Vec<&str> = rest[end + 1..].split('`').skip(1).step_by(2).collect();
+    let list = accepted
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match closest(unknown, &accepted) {
+        Some(name) => {
+            format!("unknown field `{unknown}`: did you mean `{name}`? This endpoint takes {list}")
+        }
+        None if accepted.is_empty() => format!("unknown field `{unknown}`"),
+        None => format!("unknown field `{unknown}`: this endpoint takes {list}"),
+    }
+}
+
+/// The accepted name nearest to `unknown` (ignoring case), if it is near enough to be a typo:
+/// at most two edits, and fewer than half the name.
+fn closest<'a>(unknown: &str, accepted: &[&'a str]) -> Option<&'a str> {
+    let unknown = unknown.to_lowercase();
+    accepted
+        .iter()
+        .map(|&name| (edit_distance(&unknown, &name.to_lowercase()), name))
+        .filter(|&(d, name)| d <= 2 && d * 2 < name.len().max(2))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, name)| name)
+}
+
+/// Levenshtein distance, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb))
+                .min(above + 1)
+                .min(row[j] + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_misspelled_field_gets_the_name_it_meant() {
+        let text = "Failed to deserialize the JSON body into the target type: unknown field \
+                    `Cages`, expected `board` or `cages` at line 1 column 9";
+        assert_eq!(
+            explain_unknown_field(text),
+            "unknown field `Cages`: did you mean `cages`? This endpoint takes `board`, `cages`"
+        );
+        let text = "unknown field `bord`, expected one of `board`, `givens`, `cages`";
+        assert!(explain_unknown_field(text).contains("did you mean `board`?"));
+        let text = "unknown field `colour`, expected `board` or `cages`";
+        assert_eq!(
+            explain_unknown_field(text),
+            "unknown field `colour`: this endpoint takes `board`, `cages`"
+        );
+        assert_eq!(
+            explain_unknown_field("missing field `board`"),
+            "missing field `board`"
+        );
+    }
+
+    #[test]
+    fn data_errors_name_their_field_as_a_json_pointer() {
+        let problem = data_problem(
+            "Failed to deserialize the JSON body into the target type: cages[1].sum: invalid \
+             type: string \"3\", expected u32 at line 1 column 40",
+        );
+        assert_eq!(problem.pointer().as_deref(), Some("/cages/1/sum"));
+        let problem = data_problem(
+            "Failed to deserialize the JSON body into the target type: missing field \
+             `difficulty` at line 1 column 2",
+        );
+        assert_eq!(problem.pointer().as_deref(), Some("/difficulty"));
+        assert!(problem
+            .body()
+            .detail
+            .contains("one of easy, medium, hard, expert"));
+        let problem = data_problem(
+            "Failed to deserialize the JSON body into the target type: unknown field `Cages`, \
+             expected `board` or `cages` at line 1 column 9",
+        );
+        assert_eq!(problem.pointer().as_deref(), Some("/Cages"));
+        assert_eq!(json_pointer("."), "");
+        assert_eq!(json_pointer("a/b.c[2]"), "/a~1b/c/2");
+    }
+
+    #[test]
+    fn edit_distance_counts_single_changes() {
+        assert_eq!(edit_distance("cages", "cages"), 0);
+        assert_eq!(edit_distance("cage", "cages"), 1);
+        assert_eq!(edit_distance("gvens", "givens"), 1);
+        assert_eq!(edit_distance("abc", "xyz"), 3);
+        assert_eq!(closest("seeds", &["seed", "symmetry"]), Some("seed"));
+        assert_eq!(closest("x", &["board"]), None);
+    }
+}

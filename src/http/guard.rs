@@ -1,0 +1,221 @@
+//! [`Guard`]: what a request must pass before any handler runs, so that the cheap refusals
+//! come first and never cost a body read or a solver: the connection kind (a reserve
+//! connection serves only the operator probes), the header and URI limits, the body size
+//! the client announces, and the optional per-client rate limit.
+//!
+//! hyper itself parses up to [`MAX_HEADERS`](super::server::MAX_HEADERS) headers and about
+//! 400 KB of head; the service's own limits sit below those, so that a client going over
+//! them gets a problem+json answer from here rather than hyper's bare status line.
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::extract::Request;
+use axum::http::header;
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota};
+
+use super::client::{Client, TrustedProxies};
+use super::problem::Problem;
+use super::server::Connection;
+
+/// Most headers a request may have.
+pub const MAX_REQUEST_HEADERS: usize = 100;
+/// Most bytes the request headers may take, names and values together.
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+/// Longest request target (path and query).
+pub const MAX_URI_BYTES: usize = 8 * 1024;
+
+/// The routes that stay open on reserve connections and are never rate limited.
+const PROBES: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
+
+/// Rate limiter checks between two sweeps of its idle clients.
+const SWEEP_EVERY: u64 = 16_384;
+
+/// See the module docs.
+#[derive(Debug)]
+pub struct Guard {
+    proxies: TrustedProxies,
+    body_limit: usize,
+    batch_body_limit: usize,
+    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    checks: AtomicU64,
+}
+
+impl Guard {
+    /// `rate` requests per second per client with bursts of `burst` (no limit when `rate` is
+    /// `None`).
+    pub fn new(
+        proxies: TrustedProxies,
+        body_limit: usize,
+        batch_body_limit: usize,
+        rate: Option<(NonZeroU32, NonZeroU32)>,
+    ) -> Guard {
+        Guard {
+            proxies,
+            body_limit,
+            batch_body_limit,
+            limiter: rate.map(|(per_second, burst)| {
+                DefaultKeyedRateLimiter::keyed(Quota::per_second(per_second).allow_burst(burst))
+            }),
+            checks: AtomicU64::new(0),
+        }
+    }
+
+    /// Who `request` counts for, or the problem that refuses it before any handler runs.
+    /// `route` is the matched route pattern (or "unmatched").
+    pub fn screen(&self, request: &Request, route: &str) -> Result<Client, Problem> {
+        let connection = request.extensions().get::<Connection>().copied();
+        let client = connection.map_or_else(Client::default, |c| {
+            self.proxies.client(c.peer.ip(), request.headers())
+        });
+        let probe = PROBES.contains(&route);
+        if connection.is_some_and(|c| c.reserve) && !probe {
+            return Err(Problem::Overloaded {
+                retry_after_secs: 1,
+            });
+        }
+        self.check_head(request)?;
+        self.check_body(request, route)?;
+        if !probe {
+            self.check_rate(client)?;
+        }
+        Ok(client)
+    }
+
+    fn check_head(&self, request: &Request) -> Result<(), Problem> {
+        let headers = request.headers();
+        let bytes: usize = headers
+            .iter()
+            .map(|(name, value)| name.as_str().len() + value.len())
+            .sum();
+        if headers.len() > MAX_REQUEST_HEADERS || bytes > MAX_HEADER_BYTES {
+            return Err(Problem::HeadersTooLarge {
+                detail: format!(
+                    "the request has {} headers and {bytes} bytes of them; this server takes \
+                     at most {MAX_REQUEST_HEADERS} headers and {MAX_HEADER_BYTES} bytes",
+                    headers.len()
+                ),
+            });
+        }
+        let target = request
+            .uri()
+            .path_and_query()
+            .map_or(0, |p| p.as_str().len());
+        if target > MAX_URI_BYTES {
+            return Err(Problem::UriTooLong {
+                detail: format!(
+                    "the request target has {target} bytes; this server takes at most \
+                     {MAX_URI_BYTES}"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// A body announced larger than the route takes is refused before a byte of it is read.
+    fn check_body(&self, request: &Request, route: &str) -> Result<(), Problem> {
+        let limit = if route == "/solve/batch" {
+            self.batch_body_limit
+        } else {
+            self.body_limit
+        };
+        let announced = request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u128>().ok());
+        match announced {
+            Some(length) if length > limit as u128 => Err(Problem::BodyTooLarge),
+            _ => Ok(()),
+        }
+    }
+
+    fn check_rate(&self, client: Client) -> Result<(), Problem> {
+        let Some(limiter) = &self.limiter else {
+            return Ok(());
+        };
+        // Idle clients' state is dropped now and then, so the limiter's memory follows the
+        // clients active lately, not every address ever seen.
+        if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
+            limiter.retain_recent();
+        }
+        limiter.check_key(&client.0).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            Problem::TooManyRequests {
+                retry_after_secs: wait.as_secs() + 1,
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+
+    fn guard(rate: Option<(u32, u32)>) -> Guard {
+        Guard::new(
+            TrustedProxies::default(),
+            8192,
+            1 << 20,
+            rate.map(|(r, b)| (NonZeroU32::new(r).unwrap(), NonZeroU32::new(b).unwrap())),
+        )
+    }
+
+    fn request(path: &str) -> axum::http::request::Builder {
+        Request::builder().uri(path)
+    }
+
+    #[test]
+    fn an_announced_body_over_the_limit_is_refused_before_it_is_read() {
+        let g = guard(None);
+        let big = request("/solve")
+            .header("content-length", "99999999999")
+            .body(Body::empty())
+            .unwrap();
+        assert_eq!(g.screen(&big, "/solve"), Err(Problem::BodyTooLarge));
+        let batch = request("/solve/batch")
+            .header("content-length", "100000")
+            .body(Body::empty())
+            .unwrap();
+        assert!(g.screen(&batch, "/solve/batch").is_ok());
+        assert_eq!(g.screen(&batch, "/solve"), Err(Problem::BodyTooLarge));
+    }
+
+    #[test]
+    fn too_many_headers_or_too_long_a_target_are_problems() {
+        let g = guard(None);
+        let mut many = request("/solve");
+        for i in 0..120 {
+            many = many.header(format!("x-h{i}"), "1");
+        }
+        let many = many.body(Body::empty()).unwrap();
+        assert!(matches!(
+            g.screen(&many, "/solve"),
+            Err(Problem::HeadersTooLarge { .. })
+        ));
+        let long = request(&format!("/solve?{}", "a".repeat(9000)))
+            .body(Body::empty())
+            .unwrap();
+        assert!(matches!(
+            g.screen(&long, "/solve"),
+            Err(Problem::UriTooLong { .. })
+        ));
+    }
+
+    #[test]
+    fn the_rate_limit_spares_the_probes() {
+        let g = guard(Some((1, 2)));
+        let solve = || request("/solve").body(Body::empty()).unwrap();
+        assert!(g.screen(&solve(), "/solve").is_ok());
+        assert!(g.screen(&solve(), "/solve").is_ok());
+        let refused = g.screen(&solve(), "/solve").unwrap_err();
+        assert!(
+            matches!(refused, Problem::TooManyRequests { retry_after_secs } if retry_after_secs >= 1)
+        );
+        let probe = request("/healthz").body(Body::empty()).unwrap();
+        assert!(g.screen(&probe, "/healthz").is_ok());
+    }
+}

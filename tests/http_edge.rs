@@ -1,0 +1,252 @@
+//! Black-box tests of the edge over TCP: connection timeouts and caps, slow readers, early
+//! refusals, strict bodies, rate limits and who a request counts for.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{client, expect_problem, post, send_raw, wait_for, TestServer, SEED};
+use reqwest::header;
+use serde_json::json;
+use sudoku_service::http::ServeArgs;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Reads until the server closes the connection (or `limit` passes); the bytes read.
+async fn read_until_closed(stream: &mut tokio::net::TcpStream, limit: Duration) -> Option<Vec<u8>> {
+    let mut all = Vec::new();
+    let mut buffer = [0u8; 8192];
+    let result = tokio::time::timeout(limit, async {
+        loop {
+            match stream.read(&mut buffer).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => all.extend_from_slice(&buffer[..n]),
+            }
+        }
+    })
+    .await;
+    result.ok().map(|()| all)
+}
+
+#[tokio::test]
+async fn a_connection_that_sends_nothing_or_stays_idle_is_closed() {
+    let server = TestServer::with(ServeArgs {
+        idle_timeout_ms: 300,
+        ..ServeArgs::default()
+    })
+    .await;
+    // Silent from the start: the header timeout alone would never fire.
+    let mut silent = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let closed = read_until_closed(&mut silent, Duration::from_secs(10)).await;
+    assert_eq!(closed, Some(Vec::new()), "closed without a byte");
+    // Idle after an answered request on a keep-alive connection.
+    let mut kept = send_raw(server.addr, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await;
+    let answer = read_until_closed(&mut kept, Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert!(
+        answer.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_reader_that_stops_is_cut_off_and_frees_its_work() {
+    let server = TestServer::with(ServeArgs {
+        send_timeout_ms: 300,
+        ..ServeArgs::default()
+    })
+    .await;
+    // A long stream of answers nobody reads: the server's writes block, then it gives up.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stream = socket.connect(server.addr).await.unwrap();
+    // Boards of nothing but 1s: each answer is a problem of about 800 bytes, 8 MB in all,
+    // more than the kernel's buffers take, so the server's writes do block.
+    let clash = "1".repeat(81);
+    let body = serde_json::to_string(&vec![clash.as_str(); 10_000]).unwrap();
+    let head = format!(
+        "POST /solve/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+         Accept: application/x-ndjson\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body.as_bytes()).await.unwrap();
+    wait_for("the stream is abandoned and its work stopped", || async {
+        server.metric("http_requests_in_flight").await == 1.0
+            && server.metric("solves_in_flight").await == 0.0
+            && server.metric("solves_queued").await == 0.0
+    })
+    .await;
+    // What was sent before the cut is there, then the connection ends.
+    let received = read_until_closed(&mut stream, Duration::from_secs(10))
+        .await
+        .unwrap();
+    let lines = received
+        .split(|&b| b == b'\n')
+        .filter(|l| l.starts_with(b"{\"error\""))
+        .count();
+    assert!(
+        lines < 10_000,
+        "{lines} answers reached a reader that never read"
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn beyond_the_connection_cap_only_the_probes_are_served() {
+    let server = TestServer::with(ServeArgs {
+        max_connections: Some(1),
+        reserve_connections: 2,
+        ..ServeArgs::default()
+    })
+    .await;
+    // The one full place, held by a connection that sends its request slowly.
+    let _held = send_raw(server.addr, b"POST /solve HTTP/1.1\r\nHost: x\r\n").await;
+    wait_for("the first connection holds the full place", || async {
+        let mut probe = send_raw(
+            server.addr,
+            b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+        )
+        .await;
+        let answer = read_until_closed(&mut probe, Duration::from_secs(5)).await;
+        answer.is_some_and(|a| a.starts_with(b"HTTP/1.1 503"))
+    })
+    .await;
+    // On a reserve connection the probes answer...
+    let health = client().get(server.url("/healthz")).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+    // ...and everything else is a 503 overloaded with Retry-After.
+    let response = post(&server, "/solve", json!({ "board": SEED })).await;
+    assert_eq!(response.headers()[header::RETRY_AFTER], "1");
+    expect_problem(response, 503, "overloaded").await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn bodies_too_large_are_refused_before_they_are_read_and_the_answer_arrives() {
+    let server = TestServer::start().await;
+    // Announced far beyond the limit: the answer comes at once, without a byte of body.
+    let mut stream = send_raw(
+        server.addr,
+        b"POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 99999999999\r\n\r\n{",
+    )
+    .await;
+    let answer = read_until_closed(&mut stream, Duration::from_secs(5))
+        .await
+        .unwrap();
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 413"), "{text}");
+    assert!(
+        text.contains("urn:sudoku-service:problem:body-too-large"),
+        "{text}"
+    );
+    // Sent whole without waiting (no Expect: 100-continue): the client can still read the
+    // 413 once it has sent everything, instead of a connection reset.
+    let body = vec![b'x'; 2_000_000];
+    let head = format!(
+        "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let mut stream = send_raw(server.addr, head.as_bytes()).await;
+    stream.write_all(&body).await.unwrap();
+    let answer = read_until_closed(&mut stream, Duration::from_secs(10))
+        .await
+        .unwrap();
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 413"), "{text}");
+    assert!(text.contains("application/problem+json"), "{text}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn header_and_target_limits_answer_in_problem_json() {
+    let server = TestServer::start().await;
+    let mut request = client().get(server.url("/healthz"));
+    for i in 0..120 {
+        request = request.header(format!("x-header-{i}"), "1");
+    }
+    let body = expect_problem(request.send().await.unwrap(), 431, "headers-too-large").await;
+    assert!(body["detail"]
+        .as_str()
+        .unwrap()
+        .contains("at most 100 headers"));
+    let long = server.url(&format!("/healthz?{}", "a".repeat(9_000)));
+    expect_problem(
+        client().get(long).send().await.unwrap(),
+        414,
+        "uri-too-long",
+    )
+    .await;
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn misspelled_and_unsupported_fields_are_refused_by_name() {
+    let server = TestServer::start().await;
+    let body = json!({"board": SEED, "Cages": []});
+    let problem = expect_problem(post(&server, "/solve", body).await, 422, "invalid-request").await;
+    assert_eq!(
+        problem["detail"],
+        "unknown field `Cages`: did you mean `cages`? This endpoint takes `board`, `cages`"
+    );
+    let body = json!({"difficulty": "easy", "seeds": 3});
+    let problem = expect_problem(
+        post(&server, "/generate", body).await,
+        422,
+        "invalid-request",
+    )
+    .await;
+    assert!(problem["detail"]
+        .as_str()
+        .unwrap()
+        .contains("did you mean `seed`?"));
+    for path in ["/hint", "/candidates"] {
+        let body = json!({"board": SEED, "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}]});
+        let problem = expect_problem(post(&server, path, body).await, 422, "unsupported").await;
+        assert!(problem["detail"].as_str().unwrap().starts_with(path));
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_rate_limit_counts_each_client_and_spares_the_probes() {
+    let server = TestServer::with(ServeArgs {
+        rate_limit: 1,
+        rate_burst: Some(2),
+        trusted_proxies: vec!["127.0.0.1".to_string()],
+        ..ServeArgs::default()
+    })
+    .await;
+    let solve_as = |forwarded: &'static str| {
+        let url = server.url("/solve");
+        async move {
+            client()
+                .post(url)
+                .header("x-forwarded-for", forwarded)
+                .json(&json!({ "board": SEED }))
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    // Through the trusted proxy (this test), each forwarded client has its own burst of 2.
+    assert_eq!(solve_as("203.0.113.1").await.status(), 200);
+    assert_eq!(solve_as("203.0.113.1").await.status(), 200);
+    let limited = solve_as("203.0.113.1").await;
+    let retry: u64 = limited.headers()[header::RETRY_AFTER]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=2).contains(&retry), "{retry}");
+    expect_problem(limited, 429, "too-many-requests").await;
+    assert_eq!(solve_as("203.0.113.2").await.status(), 200);
+    // The probes are never limited.
+    for _ in 0..5 {
+        let health = client().get(server.url("/healthz")).send().await.unwrap();
+        assert_eq!(health.status(), 200);
+    }
+    server.shutdown().await;
+}
