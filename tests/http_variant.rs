@@ -349,9 +349,11 @@ async fn cage_and_size_errors_are_specific_problems() {
     let body = expect_problem(response, 422, "unsupported").await;
     assert_eq!(
         body["detail"],
-        "grading covers classic 9x9 puzzles without cages; this one is 9x9 Killer; \
-         /solve, /validate and /solve/batch take every size and Killer cages"
+        "grading covers classic 9x9 puzzles (no cages, regions, diagonals or windows); this one \
+         is 9x9 Killer; /solve and /validate take every size and rule set (cages, regions, \
+         diagonals, windows)"
     );
+    assert_eq!(body["pointer"], "/cages");
     server.shutdown().await;
 }
 
@@ -396,5 +398,265 @@ async fn an_expensive_body_is_bounded_by_default_and_leaves_nothing_running() {
     let hard = json!({"board": common::HARD});
     let answer = ok_json(post(&server, "/solve", hard).await).await;
     assert_eq!(answer["unique"], true);
+    server.shutdown().await;
+}
+
+/// A 9x9 Jigsaw layout (the boxes with six pairs of equal digits traded between
+/// neighbouring regions) and a grid that obeys it.
+const JIGSAW: [&str; 9] = [
+    "111222333",
+    "111222363",
+    "111222363",
+    "444455663",
+    "444555663",
+    "445555669",
+    "777888969",
+    "777888999",
+    "777888999",
+];
+const JIGSAW_SOLUTION: &str =
+    "957348216134265879268197534729584163483612957615739428392456781871923645546871392";
+
+/// The cells of each house of a 9x9 grid under the rule fields of `request`, computed here
+/// without the engine: rows, columns, boxes or the Jigsaw regions, diagonals, windows.
+fn houses_of(request: &Value) -> Vec<Vec<usize>> {
+    let mut houses: Vec<Vec<usize>> = Vec::new();
+    for i in 0..9 {
+        houses.push((0..9).map(|j| i * 9 + j).collect());
+        houses.push((0..9).map(|j| j * 9 + i).collect());
+    }
+    match request["regions"].as_array() {
+        Some(rows) => {
+            let labels: String = rows.iter().map(|r| r.as_str().unwrap()).collect();
+            for label in "123456789".chars() {
+                houses.push(
+                    (0..81)
+                        .filter(|&i| labels.as_bytes()[i] as char == label)
+                        .collect(),
+                );
+            }
+        }
+        None => {
+            for b in 0..9 {
+                houses.push(
+                    (0..9)
+                        .map(|i| (b / 3 * 3 + i / 3) * 9 + b % 3 * 3 + i % 3)
+                        .collect(),
+                );
+            }
+        }
+    }
+    if request["diagonals"] == true {
+        houses.push((0..9).map(|i| i * 9 + i).collect());
+        houses.push((0..9).map(|i| i * 9 + 8 - i).collect());
+    }
+    if request["windows"] == true {
+        for (r, c) in [(1, 1), (1, 5), (5, 1), (5, 5)] {
+            houses.push((0..9).map(|i| (r + i / 3) * 9 + c + i % 3).collect());
+        }
+    }
+    houses
+}
+
+/// Asserts `solution` (81 digits) keeps `puzzle`'s givens and has every digit once in each
+/// house of `request`'s rules.
+fn assert_obeys_rules(request: &Value, puzzle: &str, solution: &str) {
+    let digits = solution.as_bytes();
+    assert_eq!(digits.len(), 81, "{solution}");
+    for (i, given) in puzzle.bytes().enumerate() {
+        if given != b'.' {
+            assert_eq!(digits[i], given, "given at {i} changed");
+        }
+    }
+    for house in houses_of(request) {
+        let mut seen: Vec<u8> = house.iter().map(|&i| digits[i]).collect();
+        seen.sort();
+        assert_eq!(seen, b"123456789", "house {house:?} of {solution}");
+    }
+}
+
+#[tokio::test]
+async fn x_hyper_and_jigsaw_boards_solve_under_their_rules() {
+    let server = TestServer::start().await;
+    let jigsaw_puzzle: String = JIGSAW_SOLUTION
+        .chars()
+        .enumerate()
+        .map(|(i, c)| if i % 3 == 0 || i % 7 == 0 { '.' } else { c })
+        .collect();
+    let empty = ".".repeat(81);
+    let cases = [
+        json!({"board": empty, "diagonals": true}),
+        json!({"board": empty, "windows": true}),
+        json!({"board": empty, "windows": true, "diagonals": true}),
+        json!({"board": jigsaw_puzzle, "regions": JIGSAW}),
+        json!({"board": empty, "regions": JIGSAW, "diagonals": true}),
+    ];
+    for request in cases {
+        let body = ok_json(post(&server, "/solve", request.clone()).await).await;
+        let puzzle = request["board"].as_str().unwrap();
+        assert_obeys_rules(&request, puzzle, body["solution"].as_str().unwrap());
+    }
+    // The same board is a different puzzle under other rules: different ids.
+    let classic = ok_json(post(&server, "/solve", json!({"board": empty})).await).await;
+    let x = ok_json(
+        post(
+            &server,
+            "/solve",
+            json!({"board": empty, "diagonals": true}),
+        )
+        .await,
+    )
+    .await;
+    assert_ne!(classic["id"], x["id"]);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn validate_names_the_diagonal_window_or_region_a_digit_repeats_in() {
+    let server = TestServer::start().await;
+    // Two 5s on the main diagonal, in different rows, columns and boxes.
+    let mut cells = vec!['.'; 81];
+    cells[0] = '5';
+    cells[40] = '5';
+    let board: String = cells.iter().collect();
+    let classic = ok_json(post(&server, "/validate", json!({"board": board})).await).await;
+    assert_eq!(classic["valid"], true);
+    let x = ok_json(
+        post(
+            &server,
+            "/validate",
+            json!({"board": board, "diagonals": true}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(x["valid"], false);
+    assert_eq!(x["conflicts"][0]["unit"], "diagonal");
+    assert_eq!(x["conflicts"][0]["index"], 0);
+
+    // r2c2 and r4c4 share the top-left window only.
+    let mut cells = vec!['.'; 81];
+    cells[10] = '7';
+    cells[3 * 9 + 3] = '7';
+    let board: String = cells.iter().collect();
+    let hyper = ok_json(
+        post(
+            &server,
+            "/validate",
+            json!({"board": board, "windows": true}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(hyper["valid"], false);
+    assert_eq!(hyper["conflicts"][0]["unit"], "window");
+
+    // r2c7 and r4c9 share Jigsaw region 3, not a box.
+    let mut cells = vec!['.'; 81];
+    cells[9 + 6] = '4';
+    cells[3 * 9 + 8] = '4';
+    let board: String = cells.iter().collect();
+    let jigsaw = ok_json(
+        post(
+            &server,
+            "/validate",
+            json!({"board": board, "regions": JIGSAW}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(jigsaw["valid"], false);
+    assert_eq!(jigsaw["conflicts"][0]["unit"], "region");
+    let boxes = ok_json(post(&server, "/validate", json!({"board": board})).await).await;
+    assert_eq!(boxes["valid"], true);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn malformed_rules_are_422_problems_that_name_the_fault() {
+    let server = TestServer::start().await;
+    let empty = ".".repeat(81);
+    let mut disconnected = JIGSAW.map(String::from);
+    // Trade r1c1 (region 1) with r9c9 (region 9): both regions still have nine cells.
+    disconnected[0].replace_range(0..1, "9");
+    disconnected[8].replace_range(8..9, "1");
+    let mut short = JIGSAW.map(String::from).to_vec();
+    short.pop();
+    let mut eight_labels = JIGSAW.map(String::from);
+    eight_labels[8] = "777888888".into();
+    let cases = [
+        (
+            json!({"board": empty, "regions": disconnected}),
+            "invalid-regions",
+            "/regions",
+            "not orthogonally connected",
+        ),
+        (
+            json!({"board": empty, "regions": short}),
+            "invalid-regions",
+            "/regions",
+            "regions has 8 rows",
+        ),
+        (
+            json!({"board": empty, "regions": eight_labels}),
+            "invalid-regions",
+            "/regions",
+            "region \"9\" has 6 cells; every region needs 9",
+        ),
+        (
+            json!({"board": ".".repeat(16), "windows": true}),
+            "unsupported",
+            "/windows",
+            "windows (Hyper Sudoku) are defined for 9x9 boards",
+        ),
+    ];
+    for (request, kind, pointer, says) in cases {
+        let problem =
+            expect_problem(post(&server, "/solve", request.clone()).await, 422, kind).await;
+        assert_eq!(problem["pointer"], pointer, "{request}");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains(says), "{detail}");
+    }
+    let problem = expect_problem(
+        post(
+            &server,
+            "/solve",
+            json!({"board": empty, "regions": disconnected}),
+        )
+        .await,
+        422,
+        "invalid-regions",
+    )
+    .await;
+    assert_eq!(
+        (problem["row"].clone(), problem["col"].clone()),
+        (json!(5), json!(8))
+    );
+
+    // A misspelt rule is an error, never a classic solve.
+    let problem = expect_problem(
+        post(&server, "/solve", json!({"board": empty, "diagonal": true})).await,
+        422,
+        "invalid-request",
+    )
+    .await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `diagonals`"),
+        "{problem}"
+    );
+
+    // The logic endpoints say they do not cover the rule yet, pointing at it.
+    for path in ["/hint", "/candidates", "/grade"] {
+        let response = post(&server, path, json!({"board": empty, "windows": true})).await;
+        let problem = expect_problem(response, 422, "unsupported").await;
+        assert_eq!(problem["pointer"], "/windows", "{path}");
+        assert!(
+            problem["detail"].as_str().unwrap().contains("9x9 Hyper"),
+            "{problem}"
+        );
+    }
     server.shutdown().await;
 }

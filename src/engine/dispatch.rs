@@ -14,6 +14,7 @@ use super::generate::{self, GenerateError, Generated, Symmetry};
 use super::grid::{Grid, Shape};
 use super::logic::{self, Assumptions, Candidates, Grade, Hint, Rating};
 use super::puzzle::{Counted, Puzzle, Solution};
+use super::rules::Rules;
 use super::solver::{Found, Solver};
 use super::variant::VariantSolver;
 
@@ -24,7 +25,7 @@ pub enum EngineError {
     #[error(transparent)]
     Exhausted(#[from] Exhausted),
     /// This operation does not cover this kind of puzzle (yet).
-    #[error("{operation} covers classic 9x9 puzzles without cages; this one is {found}")]
+    #[error("{operation} covers classic 9x9 puzzles (no cages, regions, diagonals or windows); this one is {found}")]
     Unsupported {
         operation: &'static str,
         found: String,
@@ -104,14 +105,15 @@ impl Engine {
     }
 
     /// What to tell a player looking at `board`, a position of the puzzle `givens` (the
-    /// board itself when the original is not known). Classic puzzles only.
+    /// board itself when the original is not known) under `rules`. Classic puzzles only.
     pub fn hint(
         &mut self,
         board: &Grid,
         givens: &Grid,
+        rules: &Rules,
         budget: &Budget,
     ) -> Result<Hint, EngineError> {
-        let (board, givens) = classic_pair(board, givens, "hints")?;
+        let (board, givens) = classic_pair(board, givens, rules, "hints")?;
         Ok(logic::hint_with_givens(
             &givens,
             &board,
@@ -120,15 +122,18 @@ impl Engine {
         )?)
     }
 
-    /// The pencil marks of `board`, after the elimination techniques too with
+    /// The pencil marks of `board` under `rules`, after the elimination techniques too with
     /// `with_techniques`. Classic puzzles only.
     pub fn candidates(
         &mut self,
         board: &Grid,
+        rules: &Rules,
         with_techniques: bool,
         budget: &Budget,
     ) -> Result<Candidates, EngineError> {
-        let board = Board::from_grid(board).ok_or_else(|| unsupported("pencil marks", board))?;
+        let board = Board::from_grid(board)
+            .filter(|_| rules.is_classic())
+            .ok_or_else(|| unsupported("pencil marks", rules))?;
         Ok(logic::candidates(&board, with_techniques, budget)?)
     }
 
@@ -162,11 +167,10 @@ fn counted_of(found: Found) -> Counted {
     }
 }
 
-fn unsupported(operation: &'static str, grid: &Grid) -> EngineError {
-    let side = grid.shape().side();
+fn unsupported(operation: &'static str, rules: &Rules) -> EngineError {
     EngineError::Unsupported {
         operation,
-        found: format!("{side}x{side}"),
+        found: rules.kind(),
     }
 }
 
@@ -184,6 +188,7 @@ fn classic_of<'a>(
 fn classic_pair(
     board: &Grid,
     givens: &Grid,
+    rules: &Rules,
     operation: &'static str,
 ) -> Result<(Board, Board), EngineError> {
     if board.shape() != givens.shape() {
@@ -193,8 +198,8 @@ fn classic_pair(
         });
     }
     match (Board::from_grid(board), Board::from_grid(givens)) {
-        (Some(b), Some(g)) => Ok((b, g)),
-        _ => Err(unsupported(operation, board)),
+        (Some(b), Some(g)) if rules.is_classic() => Ok((b, g)),
+        _ => Err(unsupported(operation, rules)),
     }
 }
 
@@ -254,15 +259,40 @@ mod tests {
         let err = engine.grade(&killer, &Budget::unlimited()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "grading covers classic 9x9 puzzles without cages; this one is 9x9 Killer"
+            "grading covers classic 9x9 puzzles (no cages, regions, diagonals or windows); \
+             this one is 9x9 Killer"
         );
         let four = Grid::from_line(&".".repeat(16)).unwrap();
         let err = engine
-            .candidates(&four, false, &Budget::unlimited())
+            .candidates(
+                &four,
+                &Rules::classic(four.shape()),
+                false,
+                &Budget::unlimited(),
+            )
             .unwrap_err();
         assert!(err.to_string().ends_with("this one is 4x4"), "{err}");
         let nine = Grid::from_line(SEED).unwrap();
-        let err = engine.hint(&nine, &four, &Budget::unlimited()).unwrap_err();
+        let x = Rules::new(
+            Shape::NINE,
+            crate::engine::RuleSpec {
+                diagonals: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let err = engine
+            .hint(&nine, &nine, &x, &Budget::unlimited())
+            .unwrap_err();
+        assert!(err.to_string().ends_with("this one is 9x9 X"), "{err}");
+        let err = engine
+            .hint(
+                &nine,
+                &four,
+                &Rules::classic(Shape::NINE),
+                &Budget::unlimited(),
+            )
+            .unwrap_err();
         assert_eq!(
             err,
             EngineError::SizeMismatch {

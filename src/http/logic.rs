@@ -10,10 +10,10 @@ use super::extract::ApiJson;
 use super::problem::Problem;
 use super::wire::{
     BoardRequest, BoardText, CandidatesRequest, CandidatesResponse, ConflictJson, GradeJson,
-    GradeResponse, HintRequest, HintResponse,
+    GradeResponse, HasRules, HintRequest, HintResponse,
 };
 use super::AppState;
-use crate::engine::{check_givens, conflicts, puzzle_id, Cell, EngineError, Grid, Rules};
+use crate::engine::{check_givens, conflicts, puzzle_id, Cell, EngineError, Grid};
 
 pub async fn grade(
     State(app): State<AppState>,
@@ -26,7 +26,7 @@ pub async fn grade(
         .pool
         .run(client, move |engine, budget| engine.grade(&puzzle, budget))
         .await?;
-    let (counted, grade) = timed.value?;
+    let (counted, grade) = timed.value.map_err(|e| at_rules(e, &request))?;
     let grade = grade.ok_or(Problem::NoSolution)?;
     Ok(Json(GradeResponse {
         id,
@@ -35,33 +35,33 @@ pub async fn grade(
     }))
 }
 
-/// The 422 for `cages` sent to an endpoint that does not take them yet.
-fn cages_unsupported(endpoint: &str) -> Problem {
-    Problem::Unsupported {
-        detail: format!(
-            "{endpoint} does not take cages yet; /solve and /validate take Killer cages"
-        ),
-        pointer: Some("/cages".to_string()),
-    }
-}
-
 pub async fn hint(
     State(app): State<AppState>,
     client: Client,
     ApiJson(request): ApiJson<HintRequest>,
 ) -> Result<Json<HintResponse>, Problem> {
-    if request.cages.is_some() {
-        return Err(cages_unsupported("/hint"));
-    }
     let (board, givens) = player_position(&request.board, request.givens.as_ref())?;
-    let id = puzzle_id(&givens, &Rules::classic(givens.shape()));
+    let rules = request.rules(givens.shape())?;
+    let id = puzzle_id(&givens, &rules);
     let timed = app
         .pool
         .run(client, move |engine, budget| {
-            engine.hint(&board, &givens, budget)
+            engine.hint(&board, &givens, &rules, budget)
         })
         .await?;
-    Ok(Json(HintResponse::new(&timed.value?, id, request.spoiler)))
+    let hint = timed.value.map_err(|e| at_rules(e, &request))?;
+    Ok(Json(HintResponse::new(&hint, id, request.spoiler)))
+}
+
+/// The problem for `error`, pointing at the first rule field sent when the operation does
+/// not cover the rule set (rather than at the board).
+fn at_rules(error: EngineError, request: &impl HasRules) -> Problem {
+    let unsupported = matches!(error, EngineError::Unsupported { .. });
+    let problem = Problem::from(error);
+    match request.rule_fields().first_pointer() {
+        Some(pointer) if unsupported => problem.at_pointer(pointer),
+        _ => problem,
+    }
 }
 
 /// A player's board and the puzzle's givens (the board itself when they were not sent),
@@ -86,11 +86,8 @@ pub async fn candidates(
     client: Client,
     ApiJson(request): ApiJson<CandidatesRequest>,
 ) -> Result<Json<CandidatesResponse>, Problem> {
-    if request.cages.is_some() {
-        return Err(cages_unsupported("/candidates"));
-    }
     let (board, givens) = player_position(&request.board, request.givens.as_ref())?;
-    let rules = Rules::classic(board.shape());
+    let rules = request.rules(board.shape())?;
     let id = puzzle_id(&givens, &rules);
     // A board that clashes still gets the marks of its empty cells, with the clash beside
     // them; the techniques are left out there, as they would reason from a wrong digit.
@@ -99,7 +96,7 @@ pub async fn candidates(
     let timed = app
         .pool
         .run(client, move |engine, budget| {
-            let marks = engine.candidates(&board, techniques, budget)?;
+            let marks = engine.candidates(&board, &rules, techniques, budget)?;
             let side = board.shape().side();
             let rows = (0..side)
                 .map(|row| {
@@ -114,7 +111,7 @@ pub async fn candidates(
         .await?;
     Ok(Json(CandidatesResponse {
         id,
-        candidates: timed.value?,
+        candidates: timed.value.map_err(|e| at_rules(e, &request))?,
         techniques,
         conflicts: clashes.iter().map(ConflictJson::from).collect(),
     }))

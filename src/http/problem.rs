@@ -124,6 +124,17 @@ impl Problem {
         }
     }
 
+    /// The same `unsupported` problem pointing at `pointer` (another problem unchanged).
+    pub fn at_pointer(self, pointer: &str) -> Problem {
+        match self {
+            Problem::Unsupported { detail, .. } => Problem::Unsupported {
+                detail,
+                pointer: Some(pointer.to_string()),
+            },
+            other => other,
+        }
+    }
+
     /// The JSON pointer of the request field at fault, when there is one.
     pub fn pointer(&self) -> Option<String> {
         match self {
@@ -216,7 +227,8 @@ impl From<EngineError> for Problem {
             EngineError::Exhausted(exhausted) => exhausted.into(),
             EngineError::Unsupported { .. } => Problem::Unsupported {
                 detail: format!(
-                    "{err}; /solve, /validate and /solve/batch take every size and Killer cages"
+                    "{err}; /solve and /validate take every size and rule set (cages, regions, \
+                     diagonals, windows)"
                 ),
                 pointer: Some("/board".to_string()),
             },

@@ -10,11 +10,11 @@ use super::client::Client;
 use super::extract::ApiJson;
 use super::problem::Problem;
 use super::wire::{
-    Ambiguity, BoardRequest, ConflictCellJson, ConflictJson, MistakeJson, SolveResponse,
+    Ambiguity, BoardRequest, ConflictCellJson, ConflictJson, HasRules, MistakeJson, SolveResponse,
     ValidateRequest, ValidateResponse,
 };
 use super::AppState;
-use crate::engine::{apply_move, check_givens, puzzle_id, Rules};
+use crate::engine::{apply_move, check_givens, puzzle_id};
 
 pub async fn solve(
     State(app): State<AppState>,
@@ -61,7 +61,7 @@ pub async fn validate(
         let puzzle_givens = givens.as_ref().unwrap_or(&board);
         board = apply_move(&board, puzzle_givens, step.row, step.col, step.digit)?;
     }
-    let rules = Rules::for_cages(board.shape(), request.engine_cages())?;
+    let rules = request.rules(board.shape())?;
     let id = puzzle_id(givens.as_ref().unwrap_or(&board), &rules);
     let moved = request.player_move.map(|_| request.board.render(&board));
     let (checked, checked_givens, checked_rules) = (board, givens, rules);

@@ -11,18 +11,126 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{
-    Cage, CageError, Cell, Conflict, ConflictCell, Counted, Digit, Grade, Grid, Hint, ParseError,
-    Puzzle, PuzzleError, Rules, Shape, Solution, Step, Unit,
+    Cage, Cell, Conflict, ConflictCell, Counted, Digit, Grade, Grid, Hint, ParseError, Puzzle,
+    PuzzleError, RuleSpec, Rules, RulesError, Shape, Solution, Step, Unit,
 };
 
-/// The body of `/solve`, `/validate` and `/grade`: a board and, for Killer puzzles, cages.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BoardRequest {
-    pub board: BoardText,
-    /// Killer Sudoku cages.
-    #[serde(default)]
-    pub cages: Option<Vec<CageJson>>,
+/// Declares a request body that takes the rule fields every puzzle endpoint shares
+/// (`cages`, `regions`, `diagonals`, `windows`) after its own fields, and implements
+/// [`HasRules`] for it. A macro rather than `#[serde(flatten)]`, which cannot be combined
+/// with `deny_unknown_fields`: a misspelt rule field must be an error, never a silently
+/// classic puzzle.
+macro_rules! with_rule_fields {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[$field_meta:meta])* pub $field:ident : $ty:ty, )*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $( $(#[$field_meta])* pub $field: $ty, )*
+            /// Killer Sudoku cages.
+            #[serde(default)]
+            pub cages: Option<Vec<CageJson>>,
+            /// Jigsaw regions in place of the boxes: a grid of labels, one per cell.
+            #[serde(default)]
+            pub regions: Option<BoardText>,
+            /// Both main diagonals are houses too (Sudoku X).
+            #[serde(default)]
+            pub diagonals: bool,
+            /// The four 3x3 windows of a 9x9 grid are houses too (Hyper Sudoku, Windoku).
+            #[serde(default)]
+            pub windows: bool,
+        }
+
+        impl HasRules for $name {
+            fn rule_fields(&self) -> RuleFields<'_> {
+                RuleFields {
+                    cages: self.cages.as_deref(),
+                    regions: self.regions.as_ref(),
+                    diagonals: self.diagonals,
+                    windows: self.windows,
+                }
+            }
+        }
+    };
+}
+
+/// The rule fields of a request, as sent.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RuleFields<'a> {
+    pub cages: Option<&'a [CageJson]>,
+    pub regions: Option<&'a BoardText>,
+    pub diagonals: bool,
+    pub windows: bool,
+}
+
+/// A request body with the shared rule fields.
+pub trait HasRules {
+    fn rule_fields(&self) -> RuleFields<'_>;
+
+    /// The rules for a grid of `shape`, checked (regions, windows, cages).
+    fn rules(&self, shape: Shape) -> Result<Rules, RulesError> {
+        self.rule_fields().rules(shape)
+    }
+}
+
+impl RuleFields<'_> {
+    /// The rules these fields describe for a grid of `shape`.
+    pub fn rules(&self, shape: Shape) -> Result<Rules, RulesError> {
+        Rules::new(
+            shape,
+            RuleSpec {
+                regions: self.regions.map(|text| region_labels(text, shape.side())),
+                diagonals: self.diagonals,
+                windows: self.windows,
+                cages: engine_cages(self.cages),
+            },
+        )
+    }
+
+    /// The JSON pointer of the first rule field sent (`/cages`, `/regions`, `/diagonals`,
+    /// `/windows`), for a problem about the rule set as a whole; `None` for classic rules.
+    pub fn first_pointer(&self) -> Option<&'static str> {
+        [
+            (self.cages.is_some_and(|c| !c.is_empty()), "/cages"),
+            (self.regions.is_some(), "/regions"),
+            (self.diagonals, "/diagonals"),
+            (self.windows, "/windows"),
+        ]
+        .into_iter()
+        .find_map(|(sent, pointer)| sent.then_some(pointer))
+    }
+}
+
+/// The label of each cell of a region grid, rows top first: each character of a row (or of
+/// the line, cut into rows of `side`), or each number (null: no label).
+fn region_labels(text: &BoardText, side: usize) -> Vec<Vec<Option<String>>> {
+    let of_chars = |row: &str| row.chars().map(|c| Some(c.to_string())).collect();
+    match text {
+        BoardText::Rows(rows) => rows.iter().map(|row| of_chars(row)).collect(),
+        BoardText::Line(line) => {
+            let chars: Vec<char> = line.chars().collect();
+            chars
+                .chunks(side.max(1))
+                .map(|row| row.iter().map(|c| Some(c.to_string())).collect())
+                .collect()
+        }
+        BoardText::Numbers(rows) => rows
+            .iter()
+            .map(|row| row.iter().map(|n| n.map(|n| n.to_string())).collect())
+            .collect(),
+    }
+}
+
+with_rule_fields! {
+    /// The body of `/solve` and `/grade`: a board and its rules.
+    #[derive(Debug, Clone, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct BoardRequest {
+        pub board: BoardText,
+    }
 }
 
 impl BoardRequest {
@@ -31,21 +139,11 @@ impl BoardRequest {
         self.board.parse()
     }
 
-    /// The rules for a grid of `shape`: its units, and the cages if any.
-    pub fn rules(&self, shape: Shape) -> Result<Rules, CageError> {
-        Rules::for_cages(shape, self.engine_cages())
-    }
-
     /// The puzzle: the grid under its rules (givens must not clash).
     pub fn puzzle(&self) -> Result<Puzzle, PuzzleError> {
         let grid = self.grid()?;
         let rules = self.rules(grid.shape())?;
         Puzzle::new(grid, rules)
-    }
-
-    /// The cages as the engine takes them (none when absent).
-    pub fn engine_cages(&self) -> Vec<Cage> {
-        engine_cages(self.cages.as_deref())
     }
 }
 
@@ -370,29 +468,21 @@ pub struct SolveStats {
     pub micros: u64,
 }
 
-/// The body of `/validate`: a board, and for a game in progress the original puzzle and the
-/// player's move.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ValidateRequest {
-    /// The player's board: the givens and the entries so far.
-    pub board: BoardText,
-    /// The puzzle as it was handed out: with it the answer tells entries from givens, names
-    /// wrong entries, and refuses a board that changed a given.
-    #[serde(default)]
-    pub givens: Option<BoardText>,
-    /// Killer Sudoku cages.
-    #[serde(default)]
-    pub cages: Option<Vec<CageJson>>,
-    /// A move to make on `board` first (the answer then holds the new board).
-    #[serde(default, rename = "move")]
-    pub player_move: Option<MoveJson>,
-}
-
-impl ValidateRequest {
-    /// The cages as the engine takes them (none when absent).
-    pub fn engine_cages(&self) -> Vec<Cage> {
-        engine_cages(self.cages.as_deref())
+with_rule_fields! {
+    /// The body of `/validate`: a board, and for a game in progress the original puzzle and
+    /// the player's move.
+    #[derive(Debug, Clone, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct ValidateRequest {
+        /// The player's board: the givens and the entries so far.
+        pub board: BoardText,
+        /// The puzzle as it was handed out: with it the answer tells entries from givens,
+        /// names wrong entries, and refuses a board that changed a given.
+        #[serde(default)]
+        pub givens: Option<BoardText>,
+        /// A move to make on `board` first (the answer then holds the new board).
+        #[serde(default, rename = "move")]
+        pub player_move: Option<MoveJson>,
     }
 }
 
@@ -591,23 +681,22 @@ pub struct GradeResponse {
     pub unique: bool,
 }
 
-/// The body of `/hint`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HintRequest {
-    /// The player's board: givens and entries.
-    pub board: BoardText,
-    /// The puzzle as it was handed out. With it a wrong entry is named exactly; without it a
-    /// wrong entry usually shows only as "no solution".
-    #[serde(default)]
-    pub givens: Option<BoardText>,
-    /// Tell the right digit of a wrong entry too (`solution_digit`); a spoiler, so off unless
-    /// asked for.
-    #[serde(default)]
-    pub spoiler: bool,
-    /// Not supported here yet: named so that sending it is a clear 422, not a silent no-op.
-    #[serde(default)]
-    pub cages: Option<serde::de::IgnoredAny>,
+with_rule_fields! {
+    /// The body of `/hint`.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct HintRequest {
+        /// The player's board: givens and entries.
+        pub board: BoardText,
+        /// The puzzle as it was handed out. With it a wrong entry is named exactly; without
+        /// it a wrong entry usually shows only as "no solution".
+        #[serde(default)]
+        pub givens: Option<BoardText>,
+        /// Tell the right digit of a wrong entry too (`solution_digit`); a spoiler, so off
+        /// unless asked for.
+        #[serde(default)]
+        pub spoiler: bool,
+    }
 }
 
 /// The answer of `/hint`. Every field has one meaning whatever the kind: `digit` is always
@@ -680,22 +769,23 @@ impl HintResponse {
     }
 }
 
-/// The body of `/candidates`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CandidatesRequest {
-    /// The player's board (it may clash: the marks of the empty cells are still given).
-    pub board: BoardText,
-    /// The puzzle as it was handed out (checked against the board; names the puzzle's id).
-    #[serde(default)]
-    pub givens: Option<BoardText>,
-    /// Also apply the elimination techniques (locked candidates, subsets, fish, wings) to a
-    /// fixpoint, as a strong player's pencil marks would show. Default: basic eliminations.
-    #[serde(default)]
-    pub techniques: bool,
-    /// Not supported here yet: named so that sending it is a clear 422, not a silent no-op.
-    #[serde(default)]
-    pub cages: Option<serde::de::IgnoredAny>,
+with_rule_fields! {
+    /// The body of `/candidates`.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct CandidatesRequest {
+        /// The player's board (it may clash: the marks of the empty cells are still given).
+        pub board: BoardText,
+        /// The puzzle as it was handed out (checked against the board; names the puzzle's
+        /// id).
+        #[serde(default)]
+        pub givens: Option<BoardText>,
+        /// Also apply the elimination techniques (locked candidates, subsets, fish, wings) to
+        /// a fixpoint, as a strong player's pencil marks would show. Default: basic
+        /// eliminations.
+        #[serde(default)]
+        pub techniques: bool,
+    }
 }
 
 /// The answer of `/candidates`.
@@ -889,7 +979,10 @@ mod tests {
             r#"{"board": "....", "cages": [{"sum": 3, "cells": [[0, 0], {"row": 0, "col": 1}]}]}"#,
         )
         .unwrap();
-        assert_eq!(request.engine_cages()[0].cells, vec![(0, 0), (0, 1)]);
+        assert_eq!(
+            engine_cages(request.rule_fields().cages)[0].cells,
+            vec![(0, 0), (0, 1)]
+        );
         for bad in [
             r#"[0]"#,
             r#"[0, 1, 2]"#,
@@ -926,11 +1019,39 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            request.engine_cages(),
+            engine_cages(request.rule_fields().cages),
             vec![Cage {
                 sum: 3,
                 cells: vec![(0, 0), (0, 1)]
             }]
         );
+    }
+
+    #[test]
+    fn region_labels_come_as_rows_a_line_or_numbers() {
+        let expected = vec![
+            vec![Some("1".to_string()), Some("1".to_string())],
+            vec![Some("2".to_string()), Some("2".to_string())],
+        ];
+        for text in [r#"["11", "22"]"#, r#""1122""#, r#"[[1, 1], [2, 2]]"#] {
+            let labels: BoardText = serde_json::from_str(text).unwrap();
+            assert_eq!(region_labels(&labels, 2), expected, "{text}");
+        }
+        let numbers: BoardText = serde_json::from_str("[[1, null], [2, 2]]").unwrap();
+        assert_eq!(region_labels(&numbers, 2)[0][1], None);
+        // A line of the wrong length keeps its short last row, for the engine to name.
+        let short: BoardText = serde_json::from_str(r#""112""#).unwrap();
+        assert_eq!(region_labels(&short, 2)[1].len(), 1);
+    }
+
+    #[test]
+    fn the_first_rule_sent_is_where_an_unsupported_rule_set_points() {
+        let request: BoardRequest =
+            serde_json::from_str(r#"{"board": "....", "windows": true, "regions": "11112222"}"#)
+                .unwrap();
+        assert_eq!(request.rule_fields().first_pointer(), Some("/regions"));
+        let classic: BoardRequest =
+            serde_json::from_str(r#"{"board": "....", "cages": []}"#).unwrap();
+        assert_eq!(classic.rule_fields().first_pointer(), None);
     }
 }
