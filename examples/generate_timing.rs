@@ -1,28 +1,77 @@
-//! Generation latency per level: p50 / p99 / max over a range of seeds, with the hit rate (a
-//! miss is an error after the service's default generation work budget), the average number
-//! of puzzles rated per hit and the p99 of work units charged.
+//! Generation latency per level and per variant: p50 / p99 / max over a range of seeds, with
+//! the hit rate (a miss is an error after the service's default generation work budget), the
+//! average number of puzzles rated per hit (classic levels), the givens, and the p99 of work
+//! units charged.
 //!
 //! ```text
-//! cargo run --release --example generate_timing -- [seeds=50] [level ...]
+//! cargo run --release --example generate_timing -- [seeds=50] [level or variant ...]
 //! ```
-//! With levels named (e.g. `extreme`), only those are measured.
+//! With levels or variants named (e.g. `extreme`, `jigsaw`), only those are measured; by
+//! default every level, then every variant.
 
 use std::time::{Duration, Instant};
 
-use sudoku_service::engine::{Budget, Difficulty, Engine, Symmetry};
+use sudoku_service::engine::{Budget, Difficulty, Engine, Symmetry, Variant};
 use sudoku_service::http::config::DEFAULT_GENERATE_WORK_BUDGET;
+
+/// What one row measures.
+#[derive(Clone, Copy)]
+enum Target {
+    Level(Difficulty),
+    Variant(Variant),
+}
+
+impl Target {
+    fn parse(name: &str) -> Option<Target> {
+        Difficulty::from_name(name).map(Target::Level).or_else(|| {
+            Variant::ALL
+                .into_iter()
+                .find(|v| v.name() == name)
+                .map(Target::Variant)
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Target::Level(level) => level.name(),
+            Target::Variant(variant) => variant.name(),
+        }
+    }
+
+    /// One generation: whether it hit, puzzles rated, givens.
+    fn run(
+        self,
+        engine: &mut Engine,
+        seed: u64,
+        symmetry: Symmetry,
+        budget: &Budget,
+    ) -> Option<(u32, usize)> {
+        match self {
+            Target::Level(level) => engine
+                .generate(level.ratings(), seed, symmetry, budget)
+                .ok()
+                .map(|g| (g.ratings, g.puzzle.given_count())),
+            Target::Variant(variant) => engine
+                .generate_variant(variant, seed, symmetry, budget)
+                .ok()
+                .map(|g| (0, g.puzzle.grid().given_count())),
+        }
+    }
+}
 
 fn main() {
     let seeds: u64 = std::env::args()
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(50);
-    let named: Vec<Difficulty> = std::env::args()
+    let named: Vec<Target> = std::env::args()
         .skip(2)
-        .filter_map(|name| Difficulty::from_name(&name))
+        .filter_map(|n| Target::parse(&n))
         .collect();
-    let levels: Vec<Difficulty> = if named.is_empty() {
-        Difficulty::ALL.to_vec()
+    let targets: Vec<Target> = if named.is_empty() {
+        let levels = Difficulty::ALL.map(Target::Level);
+        let variants = Variant::ALL.map(Target::Variant);
+        levels.into_iter().chain(variants).collect()
     } else {
         named
     };
@@ -31,7 +80,7 @@ fn main() {
         "target", "symmetry", "p50 ms", "p99 ms", "max ms", "hit", "ratings", "clues", "p99 work"
     );
     for symmetry in [Symmetry::None, Symmetry::Rotational] {
-        for &difficulty in &levels {
+        for &target in &targets {
             let mut engine = Engine::new();
             let mut times = Vec::new();
             let mut work = Vec::new();
@@ -39,13 +88,13 @@ fn main() {
             for seed in 0..seeds {
                 let start = Instant::now();
                 let budget = Budget::work(DEFAULT_GENERATE_WORK_BUDGET);
-                let result = engine.generate(difficulty.ratings(), seed, symmetry, &budget);
+                let result = target.run(&mut engine, seed, symmetry, &budget);
                 times.push(start.elapsed());
                 work.push(budget.used());
-                if let Ok(g) = result {
+                if let Some((ratings, givens)) = result {
                     hits += 1;
-                    attempts += u64::from(g.ratings);
-                    clues += g.puzzle.given_count() as u64;
+                    attempts += u64::from(ratings);
+                    clues += givens as u64;
                 }
             }
             times.sort();
@@ -57,7 +106,7 @@ fn main() {
             let ms = |d: Duration| d.as_secs_f64() * 1000.0;
             println!(
                 "{:<8} {:<10} {:>9.2} {:>9.2} {:>9.2} {:>3}/{:<2} {:>9.1} {:>7.1} {:>10}",
-                difficulty.name(),
+                target.name(),
                 format!("{symmetry:?}"),
                 ms(pct(0.5)),
                 ms(pct(0.99)),

@@ -660,3 +660,78 @@ async fn malformed_rules_are_422_problems_that_name_the_fault() {
     }
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn generated_variants_post_back_to_solve_as_they_are() {
+    let server = TestServer::start().await;
+    for (variant, rule) in [
+        ("killer", "cages"),
+        ("x", "diagonals"),
+        ("hyper", "windows"),
+        ("jigsaw", "regions"),
+    ] {
+        for format in ["rows", "line"] {
+            let asked =
+                json!({"variant": variant, "seed": 12, "format": format, "symmetry": "rotational"});
+            let made = ok_json(post(&server, "/generate", asked.clone()).await).await;
+            assert_eq!(made["variant"], variant);
+            assert!(made.get(rule).is_some(), "{variant}: no {rule} in {made}");
+            assert!(made.get("difficulty").is_none() && made.get("grade").is_none());
+            let again = ok_json(post(&server, "/generate", asked).await).await;
+            assert_eq!(again, made, "{variant}: not reproducible");
+            // The answer's puzzle and rule fields are a request /solve takes as they are.
+            let mut request = json!({"board": made["puzzle"]});
+            for field in ["cages", "regions", "diagonals", "windows"] {
+                if let Some(value) = made.get(field) {
+                    request[field] = value.clone();
+                }
+            }
+            let solved = ok_json(post(&server, "/solve", request.clone()).await).await;
+            assert_eq!(solved["unique"], true, "{variant}");
+            assert_eq!(solved["solution"], made["solution"], "{variant}");
+            assert_eq!(solved["id"], made["id"], "{variant}");
+            let line = |v: &Value| match v {
+                Value::String(s) => s.clone(),
+                other => strings(other).concat(),
+            };
+            let regions_rows;
+            let checked = if variant == "jigsaw" {
+                let labels = line(&made["regions"]);
+                regions_rows = (0..9)
+                    .map(|r| labels[r * 9..r * 9 + 9].to_string())
+                    .collect::<Vec<_>>();
+                json!({"regions": regions_rows})
+            } else {
+                request.clone()
+            };
+            assert_obeys_rules(&checked, &line(&made["puzzle"]), &line(&made["solution"]));
+            if variant != "killer" {
+                let puzzle = line(&made["puzzle"]);
+                let cells = puzzle.as_bytes();
+                for i in 0..81 {
+                    assert_eq!(
+                        cells[i] == b'.',
+                        cells[80 - i] == b'.',
+                        "{variant}: not symmetric"
+                    );
+                }
+            }
+        }
+    }
+    // Levels are graded for classic puzzles only so far.
+    let response = post(
+        &server,
+        "/generate",
+        json!({"variant": "x", "difficulty": "hard"}),
+    )
+    .await;
+    let problem = expect_problem(response, 422, "unsupported").await;
+    assert_eq!(problem["pointer"], "/difficulty");
+    let response = post(&server, "/generate", json!({"variant": "sudoku-x"})).await;
+    let problem = expect_problem(response, 422, "invalid-request").await;
+    assert!(problem["detail"]
+        .as_str()
+        .unwrap()
+        .contains("classic, killer, x, hyper, jigsaw"));
+    server.shutdown().await;
+}

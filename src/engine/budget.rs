@@ -155,6 +155,32 @@ impl Budget {
         Ok(())
     }
 
+    /// A budget for one attempt that may fail without failing the caller: at most `units`
+    /// of this budget's remaining work, with its deadline and cancel flag. Charge what the
+    /// attempt used back with [`absorb`](Budget::absorb). A generator uses it to give up on
+    /// one unlucky draw (a search that would thrash) and try another.
+    pub fn trial(&self, units: u64) -> Budget {
+        Budget {
+            limit: units.min(self.limit.saturating_sub(self.used.get())),
+            used: Cell::new(0),
+            next_check: Cell::new(CHECK_EVERY),
+            deadline: self.deadline,
+            cancel: self.cancel.clone(),
+            stopped: Cell::new(None),
+        }
+    }
+
+    /// Charges the work `trial` used. `Err` when that spends this budget, or when the trial
+    /// stopped for this budget's deadline or cancellation (an attempt that only ran out of
+    /// its own units is the caller's to retry).
+    pub fn absorb(&self, trial: &Budget) -> Result<(), Exhausted> {
+        self.charge(trial.used())?;
+        match trial.stopped() {
+            Some(Stop::Deadline | Stop::Cancelled) => self.check(),
+            _ => Ok(()),
+        }
+    }
+
     /// Work units charged so far.
     pub fn used(&self) -> u64 {
         self.used.get()
@@ -220,6 +246,30 @@ impl<'a> Meter<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trial_spends_the_callers_work_and_keeps_its_stops() {
+        let budget = Budget::work(100);
+        budget.charge(70).unwrap();
+        let trial = budget.trial(50);
+        assert_eq!(trial.limit(), 30, "no more than what is left");
+        assert!(trial.charge(31).is_err());
+        assert_eq!(trial.stopped(), Some(Stop::Work));
+        assert!(
+            budget.absorb(&trial).is_err(),
+            "the caller's work is spent too"
+        );
+
+        let cancel = Cancel::new();
+        let budget = Budget::work(1_000).with_cancel(cancel.clone());
+        let trial = budget.trial(10);
+        trial.charge(5).unwrap();
+        budget.absorb(&trial).unwrap();
+        assert_eq!(budget.used(), 5);
+        cancel.cancel();
+        assert_eq!(trial.check().unwrap_err().stop, Stop::Cancelled);
+        assert_eq!(budget.absorb(&trial).unwrap_err().stop, Stop::Cancelled);
+    }
     use std::time::Duration;
 
     #[test]

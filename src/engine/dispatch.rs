@@ -16,7 +16,7 @@ use super::logic::{self, Assumptions, Candidates, Grade, Hint, Rating};
 use super::puzzle::{Counted, Puzzle, Solution};
 use super::rules::Rules;
 use super::solver::{Found, Solver};
-use super::variant::VariantSolver;
+use super::variant::{generate_variant, Variant, VariantPuzzle, VariantSolver};
 
 /// Why the engine could not do what was asked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -151,6 +151,26 @@ impl Engine {
             seed,
             symmetry,
             &mut self.classic,
+            budget,
+        )?)
+    }
+}
+
+impl Engine {
+    /// A new puzzle of `variant` with one solution under its rules, determined by `seed`
+    /// and `symmetry` (Killer puzzles have no givens, so no symmetry).
+    pub fn generate_variant(
+        &mut self,
+        variant: Variant,
+        seed: u64,
+        symmetry: Symmetry,
+        budget: &Budget,
+    ) -> Result<VariantPuzzle, EngineError> {
+        Ok(generate_variant(
+            variant,
+            seed,
+            symmetry,
+            &mut self.general,
             budget,
         )?)
     }

@@ -48,4 +48,4 @@ pub use puzzle::{puzzle_id, Counted, Puzzle, PuzzleError, Solution, Stats};
 pub use regions::{RegionError, Regions};
 pub use rules::{Cage, CageError, Cages, RuleSpec, Rules, RulesError};
 pub use validate::{conflicts, validate, Conflict, Report, Unit, UnitKind};
-pub use variant::{random_killer, Killer};
+pub use variant::{random_killer, Killer, Variant, VariantPuzzle};

@@ -13,13 +13,13 @@ use axum::Json;
 use super::client::Client;
 use super::extract::{ApiJson, ApiQuery};
 use super::problem::Problem;
-use super::wire::{BoardText, GenerateRequest, GenerateResponse, GradeJson};
+use super::wire::{BoardText, GenerateRequest, GenerateResponse, GradeJson, RulesJson};
 use super::AppState;
 use std::ops::RangeInclusive;
 
 use serde_json::Value;
 
-use crate::engine::{puzzle_id, Difficulty, Grid, Rating, Rules, Symmetry};
+use crate::engine::{Difficulty, Grid, Puzzle, Rating, Symmetry, Variant};
 
 /// Seeds above this lose precision in JavaScript numbers; generated seeds stay below it so a
 /// browser can send them back unchanged.
@@ -199,13 +199,52 @@ fn tenths(value: Option<f64>, name: &str) -> Result<u16, Problem> {
     }
 }
 
+/// What to generate: a variant puzzle (not graded yet), or a classic one in a rating range.
+enum Wanted {
+    Variant(Variant),
+    Rated(RangeInclusive<Rating>),
+}
+
+/// The variant asked for; `None` for classic.
+fn wanted_variant(request: &GenerateRequest) -> Result<Option<Variant>, Problem> {
+    let mut variants = vec![("classic", None)];
+    variants.extend(Variant::ALL.map(|v| (v.name(), Some(v))));
+    let variant = one_of(
+        "variant",
+        request.variant.as_deref().unwrap_or("classic"),
+        &variants,
+    )?;
+    if let Some(v) = variant {
+        for (sent, field) in [
+            (request.difficulty.is_some(), "difficulty"),
+            (request.rating.is_some(), "rating"),
+        ] {
+            if sent {
+                return Err(Problem::Unsupported {
+                    detail: format!(
+                        "{field} is graded for classic puzzles only so far; omit it to get a \
+                         {} puzzle with one solution (minimal: no given can be removed)",
+                        v.name()
+                    ),
+                    pointer: Some(format!("/{field}")),
+                });
+            }
+        }
+    }
+    Ok(variant)
+}
+
 async fn answer(
     app: &AppState,
     client: Client,
     request: GenerateRequest,
     source: Source,
 ) -> Result<GenerateResponse, Problem> {
-    let ratings = wanted_ratings(&request, source)?;
+    let variant = wanted_variant(&request)?;
+    let wanted = match variant {
+        Some(variant) => Wanted::Variant(variant),
+        None => Wanted::Rated(wanted_ratings(&request, source)?),
+    };
     let symmetry = one_of(
         "symmetry",
         request.symmetry.as_deref().unwrap_or("none"),
@@ -222,11 +261,22 @@ async fn answer(
     let seed = request.seed.unwrap_or_else(random_seed);
     let timed = app
         .pool
-        .run_generation(client, move |engine, budget| {
-            engine.generate(ratings, seed, symmetry, budget)
+        .run_generation(client, move |engine, budget| match wanted {
+            Wanted::Variant(variant) => engine
+                .generate_variant(variant, seed, symmetry, budget)
+                .map(|made| (made.puzzle, made.solution, None)),
+            Wanted::Rated(ratings) => {
+                engine
+                    .generate(ratings, seed, symmetry, budget)
+                    .map(|made| {
+                        let puzzle = Puzzle::classic(made.puzzle)
+                            .unwrap_or_else(|_| unreachable!("a generated puzzle has no clash"));
+                        (puzzle, made.solution.grid().clone(), Some(made.grade))
+                    })
+            }
         })
         .await?;
-    let generated = timed.value?;
+    let (puzzle, solution, grade) = timed.value?;
     let render = |grid: &Grid| {
         if as_rows {
             BoardText::Rows(grid.to_rows())
@@ -235,16 +285,18 @@ async fn answer(
         }
     };
     Ok(GenerateResponse {
-        id: puzzle_id(&generated.puzzle, &Rules::classic(generated.puzzle.shape())),
-        puzzle: render(&generated.puzzle),
-        solution: render(generated.solution.grid()),
-        difficulty: generated.grade.difficulty.name(),
+        id: puzzle.id(),
+        variant: variant.map_or("classic", Variant::name),
+        puzzle: render(puzzle.grid()),
+        solution: render(&solution),
+        difficulty: grade.as_ref().map(|g| g.difficulty.name()),
         seed,
         symmetry: match symmetry {
             Symmetry::None => "none",
             Symmetry::Rotational => "rotational",
         },
-        givens: generated.puzzle.given_count(),
-        grade: GradeJson::from(&generated.grade),
+        givens: puzzle.grid().given_count(),
+        grade: grade.as_ref().map(GradeJson::from),
+        rules: RulesJson::new(puzzle.rules(), as_rows),
     })
 }

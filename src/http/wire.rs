@@ -808,6 +808,9 @@ pub struct CandidatesResponse {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GenerateRequest {
+    /// `classic` (default), `killer`, `x`, `hyper` or `jigsaw` (any case).
+    #[serde(default)]
+    pub variant: Option<String>,
     /// A level: `easy`, `medium`, `hard`, `expert`, `master` or `extreme` (any case).
     #[serde(default)]
     pub difficulty: Option<String>,
@@ -832,13 +835,69 @@ pub struct GenerateRequest {
 pub struct GenerateResponse {
     /// The puzzle's id (the same for the same puzzle everywhere).
     pub id: String,
+    pub variant: &'static str,
     pub puzzle: BoardText,
     pub solution: BoardText,
-    pub difficulty: &'static str,
+    /// The level (classic puzzles: variants are not graded yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<&'static str>,
     pub seed: u64,
     pub symmetry: &'static str,
     pub givens: usize,
-    pub grade: GradeJson,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grade: Option<GradeJson>,
+    /// The puzzle's rules, in the form `/solve` and the other endpoints take them.
+    #[serde(flatten)]
+    pub rules: RulesJson,
+}
+
+/// A rule set in the request fields' form (classic rules: no fields at all).
+#[derive(Debug, Default, Serialize)]
+pub struct RulesJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cages: Option<Vec<CageOut>>,
+    /// Region labels `1`-`9`, numbered in reading order of each region's first cell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regions: Option<BoardText>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub diagonals: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub windows: bool,
+}
+
+/// A cage in an answer: its sum and cells, in the form requests take them.
+#[derive(Debug, Serialize)]
+pub struct CageOut {
+    pub sum: u32,
+    pub cells: Vec<CellJson>,
+}
+
+impl RulesJson {
+    /// `rules` as fields; regions as rows of labels, or one line when `as_rows` is false.
+    pub fn new(rules: &Rules, as_rows: bool) -> RulesJson {
+        let cages = rules.cages().cages();
+        RulesJson {
+            cages: (!cages.is_empty()).then(|| {
+                cages
+                    .iter()
+                    .map(|cage| CageOut {
+                        sum: cage.sum(),
+                        cells: cage.cells().iter().copied().map(CellJson::from).collect(),
+                    })
+                    .collect()
+            }),
+            regions: rules.regions().map(|regions| {
+                let rows = regions.to_rows();
+                if as_rows {
+                    BoardText::Rows(rows)
+                } else {
+                    BoardText::Line(rows.concat())
+                }
+            }),
+            diagonals: rules.diagonals(),
+            windows: rules.windows(),
+        }
+    }
 }
 
 /// A seed as JSON Schema sees integers: `42` and `42.0` are the same integer, so both are

@@ -14,7 +14,7 @@
 
 use super::solver::VariantSolver;
 use crate::engine::board::{Board, ClassicPuzzle, CELLS, SIZE};
-use crate::engine::budget::Budget;
+use crate::engine::budget::{Budget, Exhausted};
 use crate::engine::grid::{Grid, Shape};
 use crate::engine::puzzle::Puzzle;
 use crate::engine::rules::{Cage, Cages, Rules};
@@ -78,6 +78,12 @@ fn empty_killer(cages: Cages) -> Puzzle {
 
 /// The killer puzzle for `seed` (see the module docs).
 pub fn random_killer(seed: u64) -> Killer {
+    random_killer_within(seed, &Budget::unlimited())
+        .unwrap_or_else(|_| unreachable!("an unlimited budget never stops"))
+}
+
+/// [`random_killer`], charging every uniqueness check to `budget`.
+pub fn random_killer_within(seed: u64, budget: &Budget) -> Result<Killer, Exhausted> {
     let mut rng = SplitMix64::new(seed);
     let grid = random_full_grid(&mut rng);
     let digits = grid.raw().to_vec();
@@ -87,13 +93,16 @@ pub fn random_killer(seed: u64) -> Killer {
     loop {
         let validated = to_cages(&cages, &digits);
         let puzzle = empty_killer(validated.clone());
-        let other = match solver.count_solutions(&puzzle, 2, &Budget::work(CHECK_BUDGET)) {
+        let check = budget.trial(CHECK_BUDGET);
+        let counted = solver.count_solutions(&puzzle, 2, &check);
+        budget.absorb(&check)?;
+        let other = match counted {
             Ok(counted) if counted.count == 1 => {
-                return Killer {
+                return Ok(Killer {
                     cages: validated,
                     solution: grid,
                     splits,
-                }
+                })
             }
             Ok(counted) => counted.second.map(|s| s.grid().raw().to_vec()),
             Err(_) => None,
@@ -108,11 +117,11 @@ pub fn random_killer(seed: u64) -> Killer {
         let big: Vec<usize> = (0..CELLS).filter(|&i| cage_len(&cages, i) > 1).collect();
         let Some(at) = differing.or_else(|| big.get(rng.below(big.len())).copied()) else {
             // Only single cells left: the cages spell out the grid, which is unique.
-            return Killer {
+            return Ok(Killer {
                 cages: validated,
                 solution: grid,
                 splits,
-            };
+            });
         };
         split(&mut cages, at);
         splits += 1;
@@ -135,7 +144,7 @@ fn to_cages(cages: &[Vec<usize>], digits: &[u8]) -> Cages {
 }
 
 /// The band solver's grid for the empty board, shuffled by moves that keep it valid.
-fn random_full_grid(rng: &mut SplitMix64) -> Grid {
+pub(crate) fn random_full_grid(rng: &mut SplitMix64) -> Grid {
     let puzzle = ClassicPuzzle::new(Board::empty()).unwrap_or_else(|_| unreachable!());
     let base = Solver::new()
         .solve(&puzzle, &Budget::unlimited())

@@ -1,5 +1,5 @@
 //! The general engine: an exact solver for every supported size (4x4 to 25x25), with or
-//! without Killer cages, and a seeded generator of Killer puzzles.
+//! without Killer cages, Jigsaw regions, diagonals or windows, and seeded generators.
 //!
 //! Kept beside the classic 9x9 engine rather than inside it: the band solver
 //! ([`Solver`](crate::engine::solver::Solver)) stays specialised and fast, and this general
@@ -9,12 +9,15 @@
 //! * [`solver`]: the exact [`VariantSolver`] (mask propagation, cage-sum table, 45 rule),
 //!   metered in work units.
 //! * `combos` (private): the table of digit sets by size and sum behind cage pruning.
-//! * [`killer`]: a seeded generator of killer puzzles without givens (tests, benchmarks).
+//! * [`killer`]: a seeded generator of killer puzzles without givens.
+//! * [`generate`]: seeded Killer, X, Hyper and Jigsaw puzzles with one solution.
 
 mod combos;
+pub mod generate;
 pub mod killer;
 pub mod solver;
 
+pub use generate::{generate_variant, Variant, VariantPuzzle};
 pub use killer::{random_killer, Killer};
 pub use solver::VariantSolver;
 
