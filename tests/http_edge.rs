@@ -203,7 +203,7 @@ async fn misspelled_and_unsupported_fields_are_refused_by_name() {
         .as_str()
         .unwrap()
         .contains("did you mean `seed`?"));
-    for path in ["/hint", "/candidates"] {
+    for path in ["/hint", "/grade"] {
         let body = json!({"board": SEED, "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}]});
         let problem = expect_problem(post(&server, path, body).await, 422, "unsupported").await;
         assert_eq!(problem["pointer"], "/cages", "{path}");

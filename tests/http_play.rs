@@ -346,6 +346,6 @@ async fn every_error_names_its_field_and_what_to_send() {
     assert!(problem["detail"]
         .as_str()
         .unwrap()
-        .contains("/solve, /validate and /solve/batch take every size"));
+        .contains("/solve, /validate and /candidates take every size"));
     server.shutdown().await;
 }

@@ -350,7 +350,7 @@ async fn cage_and_size_errors_are_specific_problems() {
     assert_eq!(
         body["detail"],
         "grading covers classic 9x9 puzzles (no cages, regions, diagonals or windows); this one \
-         is 9x9 Killer; /solve and /validate take every size and rule set (cages, regions, \
+         is 9x9 Killer; /solve, /validate and /candidates take every size and rule set (cages, regions, \
          diagonals, windows)"
     );
     assert_eq!(body["pointer"], "/cages");
@@ -649,7 +649,7 @@ async fn malformed_rules_are_422_problems_that_name_the_fault() {
     );
 
     // The logic endpoints say they do not cover the rule yet, pointing at it.
-    for path in ["/hint", "/candidates", "/grade"] {
+    for path in ["/hint", "/grade"] {
         let response = post(&server, path, json!({"board": empty, "windows": true})).await;
         let problem = expect_problem(response, 422, "unsupported").await;
         assert_eq!(problem["pointer"], "/windows", "{path}");
@@ -733,5 +733,60 @@ async fn generated_variants_post_back_to_solve_as_they_are() {
         .as_str()
         .unwrap()
         .contains("classic, killer, x, hyper, jigsaw"));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn candidates_follow_every_rule_set() {
+    let server = TestServer::start().await;
+    // A Killer cage of 3 over r1c1-r1c2 leaves {1, 2}; a 5 on the diagonal leaves r9c9.
+    let mut cells = vec!['.'; 81];
+    cells[40] = '5';
+    let board: String = cells.iter().collect();
+    let request = json!({
+        "board": board,
+        "diagonals": true,
+        "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}],
+        "techniques": true,
+    });
+    let body = ok_json(post(&server, "/candidates", request).await).await;
+    assert_eq!(body["candidates"][0][0], json!([1, 2]));
+    assert_eq!(body["candidates"][0][1], json!([1, 2]));
+    assert_eq!(body["candidates"][8][8], json!([1, 2, 3, 4, 6, 7, 8, 9]));
+    assert_eq!(body["candidates"][4][4], json!([]));
+    assert_eq!(body["techniques"], false, "only basic marks for variants");
+    // Jigsaw: r2c7 and r4c9 share region 3 (not a box): a 4 in one leaves the other.
+    let mut cells = vec!['.'; 81];
+    cells[9 + 6] = '4';
+    let board: String = cells.iter().collect();
+    let body = ok_json(
+        post(
+            &server,
+            "/candidates",
+            json!({"board": board, "regions": JIGSAW}),
+        )
+        .await,
+    )
+    .await;
+    assert!(!body["candidates"][3][8]
+        .as_array()
+        .unwrap()
+        .contains(&json!(4)));
+    let boxes = ok_json(post(&server, "/candidates", json!({"board": board})).await).await;
+    assert!(boxes["candidates"][3][8]
+        .as_array()
+        .unwrap()
+        .contains(&json!(4)));
+    // Other sizes too.
+    let four = ok_json(
+        post(
+            &server,
+            "/candidates",
+            json!({"board": ["1...", "..3.", ".4..", "...2"]}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(four["candidates"][0][1], json!([2, 3]));
     server.shutdown().await;
 }

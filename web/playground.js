@@ -1,6 +1,8 @@
-// The playground: a 9x9 grid in front of the HTTP API. It keeps the board in `cells`, sends
-// it to the service exactly as a curl user would, and shows what came back: the solution,
-// the highlighted cells of a conflict or a hint, pencil marks, or the problem+json error.
+// The playground: a 9x9 grid in front of the HTTP API. It keeps the board in `cells` and the
+// puzzle's rules (Killer cages, Jigsaw regions, X diagonals, Hyper windows) in `rules`, draws
+// both, sends them to the service exactly as a curl user would, and shows what came back: the
+// solution, the highlighted cells of a conflict or a hint, pencil marks, or the problem+json
+// error.
 // Plain script, no framework and no build step, so the binary can embed it as it is.
 'use strict';
 
@@ -20,6 +22,15 @@ let lastAction = 'solve';
 let activeIndex = 0;
 /** Bumped on every board change, so an answer for a board that has changed since is dropped. */
 let boardVersion = 0;
+/**
+ * The rules beyond the classic ones, in the API's own fields and form (`cages`, `regions`,
+ * `diagonals`, `windows`), as /generate answered them or the paste box held them; empty for a
+ * classic puzzle. Every request carries them.
+ */
+let rules = {};
+const RULE_FIELDS = ['cages', 'regions', 'diagonals', 'windows'];
+/** Top-left cells of the four Hyper windows, 0-based, in reading order. */
+const WINDOW_CORNERS = [[1, 1], [1, 5], [5, 1], [5, 5]];
 
 const $ = (id) => document.getElementById(id);
 const inputs = [];
@@ -56,6 +67,133 @@ function buildGrid() {
     inputs.push(input);
     cellBoxes.push(box);
   }
+}
+
+// ---------------------------------------------------------------- the rules on the grid
+
+/** The rule fields of an object (a /generate answer, a pasted JSON body) that are set. */
+function rulesFrom(source) {
+  const picked = {};
+  for (const field of RULE_FIELDS) {
+    const value = source[field];
+    if (value !== undefined && value !== null && value !== false && !(Array.isArray(value) && value.length === 0)) {
+      picked[field] = value;
+    }
+  }
+  return picked;
+}
+
+/** The variant's name, as a player knows it: "classic", "Killer", "Jigsaw X"... */
+function variantName() {
+  const names = [];
+  if (rules.regions) names.push('Jigsaw');
+  if (rules.diagonals) names.push('X');
+  if (rules.windows) names.push('Hyper');
+  if (rules.cages) names.push('Killer');
+  return names.join(' ') || 'classic';
+}
+
+/** A region label per cell: the boxes', or the `regions` field's in any of its forms. */
+function regionLabels() {
+  const boxes = Array.from({ length: SIZE * SIZE }, (_, index) =>
+    `box${Math.floor(index / 27) * 3 + Math.floor((index % SIZE) / 3)}`);
+  const { regions } = rules;
+  let labels = [];
+  if (typeof regions === 'string') {
+    labels = [...regions.replace(/\s+/g, '')];
+  } else if (Array.isArray(regions)) {
+    labels = regions.flatMap((row) => (typeof row === 'string' ? [...row] : Array.from(row || [], String)));
+  }
+  return labels.length === SIZE * SIZE ? labels : boxes; // a malformed field is the service's to name
+}
+
+/** Cell indexes of a cage's cells, given as {row, col} or [row, col]; cells off the grid are left out. */
+function cageIndexes(cage) {
+  const indexes = [];
+  for (const cell of (cage && Array.isArray(cage.cells) ? cage.cells : [])) {
+    const [row, col] = Array.isArray(cell) ? cell : [cell?.row, cell?.col];
+    if (Number.isInteger(row) && Number.isInteger(col) && row >= 0 && row < SIZE && col >= 0 && col < SIZE) {
+      indexes.push(row * SIZE + col);
+    }
+  }
+  return indexes;
+}
+
+const windowOf = (row, col) => WINDOW_CORNERS.findIndex(([top, left]) =>
+  row >= top && row < top + 3 && col >= left && col < left + 3);
+
+/** The four neighbours of a cell that are on the grid, by side. */
+function neighbours(index) {
+  const row = Math.floor(index / SIZE);
+  const col = index % SIZE;
+  return {
+    top: row > 0 ? index - SIZE : -1,
+    right: col < SIZE - 1 ? index + 1 : -1,
+    bottom: row < SIZE - 1 ? index + SIZE : -1,
+    left: col > 0 ? index - 1 : -1,
+  };
+}
+
+/**
+ * Draws the rules: thick borders between regions (boxes, or Jigsaw regions), shading on the
+ * diagonals and windows, each cage as a dashed outline with its sum in the corner of its first
+ * cell; each cell's label says what it belongs to.
+ */
+function drawRules() {
+  const regionOf = regionLabels();
+  const regionNumber = new Map(); // regions are numbered by their first cell, as the API does
+  for (const label of regionOf) if (!regionNumber.has(label)) regionNumber.set(label, regionNumber.size + 1);
+  const cages = Array.isArray(rules.cages) ? rules.cages : [];
+  const cageCells = cages.map(cageIndexes);
+  const cageOf = new Array(SIZE * SIZE).fill(-1);
+  cageCells.forEach((indexes, number) => indexes.forEach((index) => { cageOf[index] = number; }));
+
+  cellBoxes.forEach((box, index) => {
+    const row = Math.floor(index / SIZE);
+    const col = index % SIZE;
+    const next = neighbours(index);
+    box.classList.toggle('edge-right', next.right >= 0 && regionOf[next.right] !== regionOf[index]);
+    box.classList.toggle('edge-bottom', next.bottom >= 0 && regionOf[next.bottom] !== regionOf[index]);
+    const onDiagonal = Boolean(rules.diagonals) && (row === col || row + col === SIZE - 1);
+    const window = rules.windows ? windowOf(row, col) : -1;
+    box.classList.toggle('diagonal', onDiagonal);
+    box.classList.toggle('window', window >= 0);
+    for (const old of box.querySelectorAll('.cage, .cage-sum')) old.remove();
+
+    const label = [`row ${row + 1}, column ${col + 1}`];
+    if (rules.regions) label.push(`region ${regionNumber.get(regionOf[index])}`);
+    if (onDiagonal) label.push('on a diagonal');
+    if (window >= 0) label.push(`window ${window + 1}`);
+    const cage = cageOf[index];
+    if (cage >= 0) {
+      const outline = document.createElement('div');
+      outline.className = 'cage';
+      outline.setAttribute('aria-hidden', 'true');
+      for (const [side, other] of Object.entries(next)) {
+        if (other >= 0 && cageOf[other] === cage) outline.classList.add(`open-${side}`);
+      }
+      box.append(outline);
+      const sum = cages[cage].sum;
+      if (Math.min(...cageCells[cage]) === index) {
+        const corner = document.createElement('span');
+        corner.className = 'cage-sum';
+        corner.setAttribute('aria-hidden', 'true');
+        corner.textContent = String(sum);
+        box.append(corner);
+      }
+      label.push(`cage of ${plural(cageCells[cage].length, 'cell')} adding up to ${sum}`);
+    }
+    box.classList.toggle('cage-first', box.querySelector('.cage-sum') !== null);
+    inputs[index].setAttribute('aria-label', label.join(', '));
+  });
+  const name = variantName();
+  $('grid').setAttribute('aria-label', `${name === 'classic' ? 'Sudoku' : `${name} Sudoku`} board, 9 by 9. Arrow keys move, 1 to 9 enter a digit, Backspace, Delete, 0 or period clear.`);
+}
+
+/** New rules: drawn at once, and sent from the next request on. */
+function setRules(next) {
+  rules = next;
+  drawRules();
 }
 
 function moveFocus(index, focus = true) {
@@ -190,10 +328,12 @@ const hasEntries = () => cells.some((cell) => !cell.given && cell.digit !== EMPT
 
 /**
  * Reads what a person pastes: 81 cells as one line or 9 lines (spaces ignored), or JSON as the
- * API takes it ({"board": ...}, an array of 9 rows, or a string). Throws a sentence on failure.
+ * API takes it ({"board": ...} with any rule fields, an array of 9 rows, or a string). Returns
+ * the digits and the rules (none but a JSON body's); throws a sentence on failure.
  */
 function parsePuzzle(text) {
   let source = text.trim();
+  let pastedRules = {};
   if (source === '') throw new Error('The paste box is empty: paste 81 characters, one per cell.');
   if (/^[[{"]/.test(source)) {
     let value;
@@ -202,7 +342,10 @@ function parsePuzzle(text) {
     } catch (error) {
       throw new Error(`That looks like JSON but does not parse: ${error.message}`);
     }
-    if (value && typeof value === 'object' && !Array.isArray(value)) value = value.board;
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      pastedRules = rulesFrom(value);
+      value = value.board;
+    }
     if (Array.isArray(value) && value.every((row) => typeof row === 'string')) {
       source = value.join('');
     } else if (typeof value === 'string') {
@@ -219,11 +362,12 @@ function parsePuzzle(text) {
   if (compact.length !== SIZE * SIZE) {
     throw new Error(`A puzzle has 81 cells; this has ${compact.length}.`);
   }
-  return Array.from(compact, (ch) => (ch === '.' ? EMPTY : Number(ch)));
+  return { digits: Array.from(compact, (ch) => (ch === '.' ? EMPTY : Number(ch))), rules: pastedRules };
 }
 
-/** Loads a puzzle: its digits become givens, and every earlier entry goes. */
-function loadDigits(digits) {
+/** Loads a puzzle under its rules: its digits become givens, and every earlier entry goes. */
+function loadPuzzle({ digits, rules: puzzleRules }) {
+  setRules(puzzleRules);
   digits.forEach((digit, index) => {
     cells[index].digit = digit;
     cells[index].given = digit !== EMPTY;
@@ -233,10 +377,11 @@ function loadDigits(digits) {
 
 function loadText(text) {
   try {
-    const digits = parsePuzzle(text);
-    loadDigits(digits);
-    const givens = digits.filter((d) => d !== EMPTY).length;
-    say('info', `Loaded a puzzle with ${givens} givens.`);
+    const puzzle = parsePuzzle(text);
+    loadPuzzle(puzzle);
+    const givens = puzzle.digits.filter((d) => d !== EMPTY).length;
+    const variant = variantName() === 'classic' ? '' : ` ${variantName()}`;
+    say('info', `Loaded a${variant} puzzle with ${givens} givens.`);
   } catch (error) {
     say('error', error.message);
   }
@@ -244,21 +389,41 @@ function loadText(text) {
 
 // ---------------------------------------------------------------- requests
 
+/** A board request's body: the board's fields, then the puzzle's rules. */
+const withRules = (fields) => ({ ...fields, ...rules });
+
+/** The seed typed for Generate: null when the box is empty (a random seed), NaN when not a seed. */
+function typedSeed() {
+  const text = $('seed').value.trim();
+  if (text === '') return null;
+  const seed = /^\d+$/.test(text) ? Number(text) : NaN;
+  return Number.isSafeInteger(seed) ? seed : NaN;
+}
+
+/** Generate's body: a classic puzzle at a difficulty, or a variant (which takes none). */
+function generateBody() {
+  const variant = $('variant').value;
+  const body = variant === 'classic' ? { difficulty: $('difficulty').value } : { variant };
+  const seed = typedSeed();
+  if (seed !== null && !Number.isNaN(seed)) body.seed = seed;
+  return { ...body, format: 'rows' };
+}
+
 /** The request each action sends for the board as it is now. */
 const ACTIONS = {
-  solve: () => ({ path: '/solve', body: { board: boardRows() } }),
-  validate: () => ({ path: '/validate', body: { board: boardRows() } }),
+  solve: () => ({ path: '/solve', body: withRules({ board: boardRows() }) }),
+  validate: () => ({ path: '/validate', body: withRules({ board: boardRows() }) }),
   hint: () => ({
     path: '/hint',
-    body: hasGivens() && hasEntries() ? { board: boardRows(), givens: givenRows() } : { board: boardRows() },
+    body: withRules(hasGivens() && hasEntries() ? { board: boardRows(), givens: givenRows() } : { board: boardRows() }),
   }),
   candidates: () => ({
     path: '/candidates',
-    body: $('techniques').checked ? { board: boardRows(), techniques: true } : { board: boardRows() },
+    body: withRules($('techniques').checked ? { board: boardRows(), techniques: true } : { board: boardRows() }),
   }),
   // A game in progress is graded as the puzzle it started from.
-  grade: () => ({ path: '/grade', body: { board: hasGivens() && hasEntries() ? givenRows() : boardRows() } }),
-  generate: () => ({ path: '/generate', body: { difficulty: $('difficulty').value, format: 'rows' } }),
+  grade: () => ({ path: '/grade', body: withRules({ board: hasGivens() && hasEntries() ? givenRows() : boardRows() }) }),
+  generate: () => ({ path: '/generate', body: generateBody() }),
 };
 
 const shellQuote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -338,6 +503,8 @@ const PROBLEM_ADVICE = {
   timeout: 'The request took too long.',
   'shutting-down': 'This server is restarting.',
   'body-too-large': 'The request is larger than the service accepts.',
+  'invalid-cages': 'Fix the cages in the paste box and press Load.',
+  'invalid-regions': 'Fix the regions in the paste box and press Load.',
 };
 
 function showProblem(response, problem) {
@@ -395,6 +562,16 @@ async function solve() {
   say('ok', `Solved: ${uniqueness}, ${plural(filled.size, 'cell')} filled, ${plural(result.stats.guesses, 'guess', 'guesses')} in ${result.stats.micros} µs.`);
 }
 
+/** "every row, column and box holds 1-9 once", and so on for the rules in play. */
+function rulesKept() {
+  const houses = ['row', 'column', rules.regions ? 'region' : 'box'];
+  if (rules.diagonals) houses.push('diagonal');
+  if (rules.windows) houses.push('window');
+  const last = houses.pop();
+  const cages = rules.cages ? ', and every cage adds up to its sum with no digit twice' : '';
+  return `every ${houses.join(', ')} and ${last} holds 1-9 once${cages}`;
+}
+
 function describeConflict(conflict) {
   return `${conflict.digit} repeats in ${conflict.unit} ${conflict.index + 1}`;
 }
@@ -408,7 +585,7 @@ async function validate() {
     const list = result.conflicts.map(describeConflict).join('; ');
     say('error', `Not valid, ${plural(result.conflicts.length, 'conflict')}: ${list}.`);
   } else if (result.solved) {
-    say('ok', 'Solved: every row, column and box holds 1-9 once.');
+    say('ok', `Solved: ${rulesKept()}.`);
   } else if (result.solutions === 0) {
     say('error', 'No repeats, but this board can no longer be completed: an entry or a given is wrong. Hint names the first wrong entry.');
   } else {
@@ -463,12 +640,22 @@ async function grade() {
 }
 
 async function generate() {
+  if (Number.isNaN(typedSeed())) {
+    say('error', `A seed is a whole number from 0 to ${Number.MAX_SAFE_INTEGER}; leave the box empty for a random one.`);
+    return;
+  }
   const result = await call('generate');
   if (!result) return;
-  loadDigits(parsePuzzle(result.puzzle.join('')));
+  loadPuzzle({ digits: parsePuzzle(result.puzzle.join('')).digits, rules: rulesFrom(result) });
   lastAction = 'generate';
   showCurl();
-  say('ok', `${article(result.difficulty)} ${result.difficulty} puzzle with ${result.givens} givens, ${describeGrade(result.grade)} (seed ${result.seed}: send it again to get the same puzzle).`);
+  const again = `(seed ${result.seed}: send it again to get the same puzzle)`;
+  if (result.grade) {
+    say('ok', `${article(result.difficulty)} ${result.difficulty} puzzle with ${result.givens} givens, ${describeGrade(result.grade)} ${again}.`);
+  } else {
+    const cages = rules.cages ? ` and ${plural(rules.cages.length, 'cage')}` : '';
+    say('ok', `${article(variantName())} ${variantName()} puzzle with ${result.givens} givens${cages} ${again}.`);
+  }
 }
 
 function clearEntries() {
@@ -482,8 +669,9 @@ function clearAll() {
     cell.digit = EMPTY;
     cell.given = false;
   }
+  setRules({});
   boardChanged();
-  say('info', 'Board cleared.');
+  say('info', 'Board cleared; the rules are classic again.');
 }
 
 async function copyText(text, what) {
@@ -497,6 +685,7 @@ async function copyText(text, what) {
 
 function init() {
   buildGrid();
+  drawRules();
   render();
   showCurl();
   $('solve').addEventListener('click', solve);
@@ -509,14 +698,26 @@ function init() {
   $('clear-all').addEventListener('click', clearAll);
   $('load').addEventListener('click', () => loadText($('paste').value));
   $('export').addEventListener('click', () => {
-    $('paste').value = boardRows().join('');
-    say('info', 'The board is in the paste box as one 81-character line.');
+    if (variantName() === 'classic') {
+      $('paste').value = boardRows().join('');
+      say('info', 'The board is in the paste box as one 81-character line.');
+    } else {
+      $('paste').value = JSON.stringify(withRules({ board: boardRows().join('') }));
+      say('info', `The board is in the paste box as JSON, with the ${variantName()} rules.`);
+    }
   });
   $('copy-curl').addEventListener('click', () => copyText($('curl').textContent, 'Curl command'));
   $('techniques').addEventListener('change', () => {
     if (lastAction === 'candidates') showCurl();
   });
-  $('difficulty').addEventListener('change', () => {
+  for (const id of ['difficulty', 'seed']) {
+    $(id).addEventListener('input', () => {
+      if (lastAction === 'generate') showCurl();
+    });
+  }
+  $('variant').addEventListener('change', () => {
+    // Variants are not graded, so they take no difficulty.
+    $('difficulty').disabled = $('variant').value !== 'classic';
     if (lastAction === 'generate') showCurl();
   });
   $('paste').addEventListener('keydown', (event) => {

@@ -12,7 +12,8 @@ use super::board::{Board, ClassicPuzzle};
 use super::budget::{Budget, Exhausted};
 use super::generate::{self, GenerateError, Generated, Symmetry};
 use super::grid::{Grid, Shape};
-use super::logic::{self, Assumptions, Candidates, Grade, Hint, Rating};
+use super::logic::{self, Assumptions, Grade, Hint, Rating};
+use super::marks::Marks;
 use super::puzzle::{Counted, Puzzle, Solution};
 use super::rules::Rules;
 use super::solver::{Found, Solver};
@@ -122,19 +123,24 @@ impl Engine {
         )?)
     }
 
-    /// The pencil marks of `board` under `rules`, after the elimination techniques too with
-    /// `with_techniques`. Classic puzzles only.
+    /// The pencil marks of `board` under `rules`: for a classic 9x9 board the logic
+    /// engine's, after its elimination techniques too with `with_techniques`; for every
+    /// other size and rule set the basic marks (houses, cages and cage sums), whatever
+    /// `with_techniques` says ([`Marks::techniques_applied`] tells which).
     pub fn candidates(
         &mut self,
         board: &Grid,
         rules: &Rules,
         with_techniques: bool,
         budget: &Budget,
-    ) -> Result<Candidates, EngineError> {
-        let board = Board::from_grid(board)
-            .filter(|_| rules.is_classic())
-            .ok_or_else(|| unsupported("pencil marks", rules))?;
-        Ok(logic::candidates(&board, with_techniques, budget)?)
+    ) -> Result<Marks, Exhausted> {
+        match Board::from_grid(board).filter(|_| rules.is_classic()) {
+            Some(board) => {
+                let marks = logic::candidates(&board, with_techniques, budget)?;
+                Ok(Marks::of_candidates(&marks, with_techniques))
+            }
+            None => Marks::basic(board, rules, budget),
+        }
     }
 
     /// A new classic puzzle with one solution whose SE rating is in `ratings` (a level's
@@ -230,6 +236,7 @@ pub const CLASSIC_SHAPE: Shape = Shape::NINE;
 mod tests {
     use super::*;
     use crate::engine::budget::{Cancel, Stop};
+    use crate::engine::grid::Cell;
     use crate::engine::rules::Cage;
     use std::time::{Duration, Instant};
 
@@ -283,15 +290,20 @@ mod tests {
              this one is 9x9 Killer"
         );
         let four = Grid::from_line(&".".repeat(16)).unwrap();
-        let err = engine
+        let marks = engine
             .candidates(
                 &four,
                 &Rules::classic(four.shape()),
-                false,
+                true,
                 &Budget::unlimited(),
             )
-            .unwrap_err();
-        assert!(err.to_string().ends_with("this one is 4x4"), "{err}");
+            .unwrap();
+        assert_eq!(
+            marks.digits(Cell::at(0, 0)).len(),
+            4,
+            "basic marks on other sizes"
+        );
+        assert!(!marks.techniques_applied());
         let nine = Grid::from_line(SEED).unwrap();
         let x = Rules::new(
             Shape::NINE,

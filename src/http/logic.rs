@@ -13,7 +13,7 @@ use super::wire::{
     GradeResponse, HasRules, HintRequest, HintResponse,
 };
 use super::AppState;
-use crate::engine::{check_givens, conflicts, puzzle_id, Cell, EngineError, Grid};
+use crate::engine::{check_givens, conflicts, puzzle_id, Cell, EngineError, Exhausted, Grid};
 
 pub async fn grade(
     State(app): State<AppState>,
@@ -98,7 +98,7 @@ pub async fn candidates(
         .run(client, move |engine, budget| {
             let marks = engine.candidates(&board, &rules, techniques, budget)?;
             let side = board.shape().side();
-            let rows = (0..side)
+            let rows: Vec<Vec<Vec<u8>>> = (0..side)
                 .map(|row| {
                     (0..side)
                         .filter_map(|col| Cell::new(row, col))
@@ -106,12 +106,13 @@ pub async fn candidates(
                         .collect()
                 })
                 .collect();
-            Ok::<_, EngineError>(rows)
+            Ok::<_, Exhausted>((rows, marks.techniques_applied()))
         })
         .await?;
+    let (candidates, techniques) = timed.value?;
     Ok(Json(CandidatesResponse {
         id,
-        candidates: timed.value.map_err(|e| at_rules(e, &request))?,
+        candidates,
         techniques,
         conflicts: clashes.iter().map(ConflictJson::from).collect(),
     }))

@@ -227,7 +227,7 @@ impl From<EngineError> for Problem {
             EngineError::Exhausted(exhausted) => exhausted.into(),
             EngineError::Unsupported { .. } => Problem::Unsupported {
                 detail: format!(
-                    "{err}; /solve and /validate take every size and rule set (cages, regions, \
+                    "{err}; /solve, /validate and /candidates take every size and rule set (cages, regions, \
                      diagonals, windows)"
                 ),
                 pointer: Some("/board".to_string()),

@@ -795,9 +795,9 @@ pub struct CandidatesResponse {
     pub id: String,
     /// One list per row, each cell the digits still possible there (empty for a filled cell).
     pub candidates: Vec<Vec<Vec<u8>>>,
-    /// Whether the elimination techniques were applied: as asked, except on a board that
-    /// clashes (marks resting on a wrong digit would mislead), where only the basic
-    /// eliminations are.
+    /// Whether the elimination techniques were applied: as asked on a classic 9x9 board,
+    /// except one that clashes (marks resting on a wrong digit would mislead); other sizes
+    /// and rule sets get the basic marks (houses, cages and cage sums).
     pub techniques: bool,
     /// The board's repeats, when it has any: the marks are given beside them.
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -1,7 +1,8 @@
 // End to end: the playground page in headless Chromium against a real release server.
 // Run by scripts/browser-test.sh (which installs Chromium and this folder's one npm package):
 //   SUDOKU_BIN=target/release/sudoku-service ARTIFACTS=artifacts/browser node --test playground.test.mjs
-// Screenshots of the solved board, the highlighted conflict and the phone layout go to ARTIFACTS.
+// Screenshots of the solved board, the highlighted conflict, a Killer and a Jigsaw puzzle and the
+// phone layout go to ARTIFACTS.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
@@ -204,6 +205,133 @@ test('generate loads a graded puzzle as givens', async () => {
   await page.locator('#message.ok').filter({ hasText: 'hardest technique' }).filter({ hasNotText: 'givens' }).waitFor();
   assert.match(await message(page).textContent(), new RegExp(`^An easy puzzle, rated ${rating.replace('.', '\\.')} on the Sudoku Explainer scale`));
   assert.match(await page.locator('#curl').textContent(), /\/grade/);
+  await context.close();
+});
+
+/** Each cell's thick borders as the grid draws them: "r" right, "b" bottom. */
+const drawnEdges = (page) =>
+  page.locator('#grid .cell').evaluateAll((boxes) => boxes.map((box) =>
+    (box.classList.contains('edge-right') ? 'r' : '') + (box.classList.contains('edge-bottom') ? 'b' : '')));
+
+/** The thick borders a grid of region labels (9 rows of 9) calls for, cell by cell. */
+function regionEdges(regions) {
+  const label = regions.join('');
+  return Array.from(label, (own, index) =>
+    (index % 9 < 8 && label[index + 1] !== own ? 'r' : '') + (index < 72 && label[index + 9] !== own ? 'b' : ''));
+}
+
+const BOX_LABELS = Array.from({ length: 9 }, (_, row) =>
+  Array.from({ length: 9 }, (_, col) => String(Math.floor(row / 3) * 3 + Math.floor(col / 3) + 1)).join(''));
+
+/** Picks a variant and a seed, presses Generate, and returns the answer, from the curl command shown. */
+async function generateVariant(page, variant, seed) {
+  await page.selectOption('#variant', variant);
+  assert.equal(await page.locator('#difficulty').isDisabled(), true, 'variants take no difficulty');
+  await page.fill('#seed', String(seed));
+  await page.click('#generate');
+  await page.locator('#message.ok').waitFor();
+  const command = await page.locator('#curl').textContent();
+  assert.match(command, new RegExp(`/generate' .*-d '\\{"variant":"${variant}","seed":${seed},"format":"rows"\\}'$`));
+  const answer = runShownCurl(command);
+  assert.equal(answer.variant, variant);
+  return answer;
+}
+
+test('Killer: generate with a seed, see the cages and their sums, solve it within the cages', async () => {
+  const { page, context, problems } = await openPlayground();
+  const answer = await generateVariant(page, 'killer', 7);
+  assert.match(await message(page).textContent(),
+    new RegExp(`^A Killer puzzle with ${answer.givens} givens and ${answer.cages.length} cages \\(seed 7: `));
+
+  // One sum label per cage, in the cage's first cell in reading order; an outline in every cage cell.
+  assert.equal(await page.locator('#grid .cage-sum').count(), answer.cages.length);
+  const indexOf = ({ row, col }) => row * 9 + col;
+  const sums = await page.locator('#grid .cell').evaluateAll((boxes) =>
+    boxes.map((box) => box.querySelector('.cage-sum')?.textContent ?? null));
+  const expected = new Array(81).fill(null);
+  for (const cage of answer.cages) expected[Math.min(...cage.cells.map(indexOf))] = String(cage.sum);
+  assert.deepEqual(sums, expected);
+  const caged = answer.cages.reduce((n, cage) => n + cage.cells.length, 0);
+  assert.equal(await page.locator('#grid .cage').count(), caged);
+  const first = answer.cages[0];
+  const { row, col } = first.cells.reduce((a, b) => (indexOf(a) < indexOf(b) ? a : b));
+  assert.equal(await cell(page, row, col).getAttribute('aria-label'),
+    `row ${row + 1}, column ${col + 1}, cage of ${first.cells.length} cells adding up to ${first.sum}`);
+  assert.deepEqual(await drawnEdges(page), regionEdges(BOX_LABELS), 'the boxes stay');
+
+  // Every action carries the cages; the page shows whatever the service answers.
+  await page.click('#candidates');
+  await message(page).filter({ hasText: /^(Pencil marks|Not supported for this puzzle: )/ }).waitFor();
+  assert.match(await page.locator('#curl').textContent(), /\/candidates' .*"cages":\[\{"sum":/);
+
+  await page.click('#solve');
+  await page.locator('#message.ok').filter({ hasText: 'Solved' }).waitFor();
+  const board = await boardText(page);
+  assert.equal(board, answer.solution.join(''));
+  for (const cage of answer.cages) {
+    const total = cage.cells.reduce((n, c) => n + Number(board[indexOf(c)]), 0);
+    assert.equal(total, cage.sum, `cage at row ${cage.cells[0].row + 1}, column ${cage.cells[0].col + 1}`);
+  }
+  assert.match(await page.locator('#curl').textContent(), /\/solve' .*"cages":/);
+  await page.click('#validate');
+  await page.locator('#message.ok').filter({ hasText: 'every cage adds up' }).waitFor();
+  await page.screenshot({ path: join(ARTIFACTS, 'killer.png'), fullPage: true });
+  assert.deepEqual(problems.filter((p) => !p.includes('422')), []);
+  await context.close();
+});
+
+test('Jigsaw: generate, see the region borders, a repeat in a region that is no box is highlighted', async () => {
+  const { page, context, problems } = await openPlayground();
+  const answer = await generateVariant(page, 'jigsaw', 7);
+  assert.match(await message(page).textContent(),
+    new RegExp(`^A Jigsaw puzzle with ${answer.givens} givens \\(seed 7: `));
+  assert.equal(await page.locator('#grid .cell.given').count(), answer.givens);
+  assert.deepEqual(await drawnEdges(page), regionEdges(answer.regions));
+  assert.notDeepEqual(regionEdges(answer.regions), regionEdges(BOX_LABELS), 'the regions are not the boxes');
+
+  // Two empty cells of one region in different boxes, rows and columns, and a digit that
+  // repeats nowhere but in that region: the first cell's digit in the solution.
+  const labels = answer.regions.join('');
+  const puzzle = answer.puzzle.join('');
+  const solution = answer.solution.join('');
+  const box = (i) => Math.floor(i / 27) * 3 + Math.floor((i % 9) / 3);
+  const seen = (i, digit) => [...puzzle].some((d, j) =>
+    d === digit && (Math.floor(j / 9) === Math.floor(i / 9) || j % 9 === i % 9));
+  let pair = null;
+  for (let a = 0; a < 81 && !pair; a++) {
+    for (let b = a + 1; b < 81 && !pair; b++) {
+      if (labels[a] === labels[b] && box(a) !== box(b) && Math.floor(a / 9) !== Math.floor(b / 9)
+        && a % 9 !== b % 9 && puzzle[a] === '.' && puzzle[b] === '.' && !seen(b, solution[a])) pair = [a, b];
+    }
+  }
+  assert.ok(pair, 'the puzzle has such a pair');
+  const digit = solution[pair[0]];
+  for (const index of pair) {
+    await cell(page, Math.floor(index / 9), index % 9).click();
+    await page.keyboard.press(digit);
+  }
+  const [a] = pair;
+  assert.match(await cell(page, Math.floor(a / 9), a % 9).getAttribute('aria-label'), new RegExp(`, region ${labels[a]}$`));
+  await page.click('#validate');
+  await page.locator('#message.error').waitFor();
+  assert.equal(await message(page).textContent(), `Not valid, 1 conflict: ${digit} repeats in region ${labels[a]}.`);
+  assert.match(await page.locator('#curl').textContent(), /\/validate' .*"regions":\["/);
+  const conflicted = await page.locator('#grid .cell.conflict').evaluateAll((boxes) =>
+    boxes.map((b) => [...b.parentElement.children].indexOf(b)));
+  assert.deepEqual(conflicted, pair);
+  await page.screenshot({ path: join(ARTIFACTS, 'jigsaw.png'), fullPage: true });
+
+  // The board goes to the paste box as JSON with its regions; Clear all goes back to an
+  // empty classic grid and requests without regions; loading the JSON brings the regions back.
+  await page.click('#export');
+  assert.deepEqual(JSON.parse(await page.locator('#paste').inputValue()).regions, answer.regions);
+  await page.click('#clear-all');
+  assert.deepEqual(await drawnEdges(page), regionEdges(BOX_LABELS));
+  assert.doesNotMatch(await page.locator('#curl').textContent(), /regions/);
+  await page.click('#load');
+  assert.equal(await message(page).textContent(), `Loaded a Jigsaw puzzle with ${answer.givens + 2} givens.`);
+  assert.deepEqual(await drawnEdges(page), regionEdges(answer.regions));
+  assert.deepEqual(problems, []);
   await context.close();
 });
 

@@ -1,0 +1,216 @@
+//! Pencil marks for any size and rule set: the digits each empty cell can still hold.
+//!
+//! The logic engine keeps its own marks for classic 9x9 puzzles (and can refine them with
+//! its techniques); every other board gets the basic marks here, computed from the rules as
+//! data: a digit placed in a house (row, column, box or region, diagonal, window) or a cage
+//! leaves the other cells of that unit, and on boards up to 9x9 a Killer cage keeps only the
+//! digits of the combinations that can still make its sum. So a player of any variant gets
+//! the same automatic pencil marks.
+
+use super::budget::{Budget, Exhausted};
+use super::grid::{Cell, Digit, Grid, Shape};
+use super::logic::Candidates;
+use super::rules::Rules;
+
+/// Cage sums prune the marks on boards up to this side: their combinations are enumerated
+/// as subsets of the digits (2^9 at most per cage).
+const CAGE_SUMS_UP_TO: usize = 9;
+
+/// The pencil marks of a board: one digit set per cell (empty for a filled cell).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marks {
+    shape: Shape,
+    /// Bit `d - 1` set when digit `d` is still possible.
+    masks: Vec<u32>,
+    /// Whether elimination techniques refined them beyond the basic eliminations.
+    techniques: bool,
+}
+
+impl Marks {
+    /// The basic marks of `grid` under `rules`; work charged to `budget` (one unit per
+    /// thousand cell visits, as the general solver counts).
+    pub fn basic(grid: &Grid, rules: &Rules, budget: &Budget) -> Result<Marks, Exhausted> {
+        let shape = grid.shape();
+        let side = shape.side();
+        let all = (1u32 << side) - 1;
+        let mut masks: Vec<u32> = shape
+            .all_cells()
+            .map(|cell| if grid.get(cell).is_some() { 0 } else { all })
+            .collect();
+        let bit = |digit: Digit| 1u32 << (digit.get() - 1);
+        let mut visits = 0u64;
+        for (unit, cells) in rules.units() {
+            visits += cells.len() as u64;
+            let placed = cells
+                .iter()
+                .filter_map(|&c| grid.get(c))
+                .fold(0u32, |acc, d| acc | bit(d));
+            let mut allowed = !placed;
+            if unit.kind == super::validate::UnitKind::Cage && side <= CAGE_SUMS_UP_TO {
+                let cage = &rules.cages().cages()[unit.index];
+                let placed_sum: u32 = cells
+                    .iter()
+                    .filter_map(|&c| grid.get(c))
+                    .map(|d| u32::from(d.get()))
+                    .sum();
+                let open = cells.iter().filter(|&&c| grid.get(c).is_none()).count();
+                allowed &= sum_digits(
+                    all & !placed,
+                    open as u32,
+                    cage.sum().saturating_sub(placed_sum),
+                );
+                visits += 1 << side;
+            }
+            for &cell in &cells {
+                if let Some(i) = shape.index_of(cell) {
+                    masks[i] &= allowed;
+                }
+            }
+        }
+        budget.charge(visits / 1000 + 1)?;
+        Ok(Marks {
+            shape,
+            masks,
+            techniques: false,
+        })
+    }
+
+    /// The logic engine's marks of a classic 9x9 board.
+    pub fn of_candidates(candidates: &Candidates, techniques: bool) -> Marks {
+        let shape = Shape::NINE;
+        let masks = shape
+            .all_cells()
+            .map(|cell| {
+                candidates
+                    .digits(cell)
+                    .iter()
+                    .fold(0u32, |acc, d| acc | 1 << (d.get() - 1))
+            })
+            .collect();
+        Marks {
+            shape,
+            masks,
+            techniques,
+        }
+    }
+
+    /// The digits still possible in `cell`, ascending; none for a filled cell.
+    pub fn digits(&self, cell: Cell) -> Vec<Digit> {
+        let mask = self.shape.index_of(cell).map_or(0, |i| self.masks[i]);
+        Digit::up_to(self.shape.side())
+            .filter(|d| mask >> (d.get() - 1) & 1 != 0)
+            .collect()
+    }
+
+    /// Whether elimination techniques refined the marks (classic 9x9 boards only).
+    pub fn techniques_applied(&self) -> bool {
+        self.techniques
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+}
+
+/// The digits of `available` that belong to some set of `count` distinct digits from
+/// `available` adding up to `sum`.
+fn sum_digits(available: u32, count: u32, sum: u32) -> u32 {
+    let mut union = 0;
+    let mut subset = available;
+    // Every subset of `available`, by the usual (s - 1) & available walk.
+    loop {
+        if subset.count_ones() == count && digit_sum(subset) == sum {
+            union |= subset;
+        }
+        if subset == 0 {
+            break;
+        }
+        subset = (subset - 1) & available;
+    }
+    union
+}
+
+fn digit_sum(set: u32) -> u32 {
+    (0..32).filter(|i| set >> i & 1 != 0).map(|i| i + 1).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::{Cage, RuleSpec};
+
+    fn marks_of(marks: &Marks, row: usize, col: usize) -> Vec<u8> {
+        marks
+            .digits(Cell::at(row, col))
+            .iter()
+            .map(|d| d.get())
+            .collect()
+    }
+
+    #[test]
+    fn a_cage_keeps_only_the_digits_of_its_sums() {
+        // A two-cell cage of 3 is {1, 2}; of 17, {8, 9}; with a 4 placed, a cage of 11 needs 7.
+        let grid = Grid::from_line(&format!("....4{}", ".".repeat(76))).unwrap();
+        let cages = vec![
+            Cage {
+                sum: 3,
+                cells: vec![(0, 0), (0, 1)],
+            },
+            Cage {
+                sum: 17,
+                cells: vec![(1, 0), (1, 1)],
+            },
+            Cage {
+                sum: 11,
+                cells: vec![(0, 4), (0, 5)],
+            },
+        ];
+        let rules = Rules::for_cages(Shape::NINE, cages).unwrap();
+        let marks = Marks::basic(&grid, &rules, &Budget::unlimited()).unwrap();
+        assert_eq!(marks_of(&marks, 0, 0), vec![1, 2]);
+        assert_eq!(marks_of(&marks, 1, 1), vec![8, 9]);
+        assert_eq!(marks_of(&marks, 0, 5), vec![7]);
+        assert_eq!(
+            marks_of(&marks, 0, 4),
+            Vec::<u8>::new(),
+            "a filled cell has none"
+        );
+        // Row 1 has a 4: nothing else in it may hold one.
+        assert!(!marks_of(&marks, 0, 8).contains(&4));
+        assert!(!marks.techniques_applied());
+    }
+
+    #[test]
+    fn diagonals_windows_and_regions_remove_their_digits() {
+        let mut grid = Grid::empty(Shape::NINE);
+        grid.set(Cell::at(0, 0), Digit::new(5)).unwrap();
+        grid.set(Cell::at(2, 6), Digit::new(7)).unwrap();
+        let spec = RuleSpec {
+            diagonals: true,
+            windows: true,
+            ..RuleSpec::default()
+        };
+        let rules = Rules::new(Shape::NINE, spec).unwrap();
+        let marks = Marks::basic(&grid, &rules, &Budget::unlimited()).unwrap();
+        // r9c9 sees r1c1 only through the main diagonal.
+        assert!(!marks_of(&marks, 8, 8).contains(&5));
+        // r4c8 sees r3c7 only through the top-right window.
+        assert!(!marks_of(&marks, 3, 7).contains(&7));
+        let classic =
+            Marks::basic(&grid, &Rules::classic(Shape::NINE), &Budget::unlimited()).unwrap();
+        assert!(marks_of(&classic, 8, 8).contains(&5));
+        assert!(marks_of(&classic, 3, 7).contains(&7));
+    }
+
+    #[test]
+    fn sums_of_distinct_digits() {
+        assert_eq!(sum_digits(0x1FF, 2, 3), 0b11);
+        assert_eq!(sum_digits(0x1FF, 3, 24), 0b1_1100_0000);
+        assert_eq!(sum_digits(0x1FF, 2, 18), 0, "9 + 9 repeats a digit");
+        assert_eq!(
+            sum_digits(0b1_0000_0110, 2, 11),
+            0b1_0000_0010,
+            "2 + 9 only"
+        );
+    }
+}
