@@ -28,13 +28,16 @@ struct Args {
 enum Command {
     /// Run the HTTP service (the default).
     Serve(Box<ServeArgs>),
-    /// Solve puzzles from files or stdin, one 81-character puzzle per line.
+    #[command(about = cli::SOLVE_ABOUT)]
     Solve(SolveArgs),
     /// Exit 0 if the server on this machine answers /healthz (for container health checks).
     Healthcheck(HealthcheckArgs),
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = cli::run_if_solve() {
+        return code;
+    }
     let args = Args::parse();
     match args.command {
         Some(Command::Solve(solve)) => cli::run(&solve),

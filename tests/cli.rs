@@ -87,6 +87,26 @@ fn missing_file_is_exit_2() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot open"));
 }
 
+/// `solve` parses its options on its own (see `cli::run_if_solve`); `help solve` goes through
+/// the binary's whole command tree. Both must describe the command the same way.
+#[test]
+fn solve_help_is_the_same_on_both_parsing_paths() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sudoku-service"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let own = run(&["solve", "--help"]);
+    let tree = run(&["help", "solve"]);
+    assert_eq!(own.status.code(), Some(0));
+    assert_eq!(tree.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&own.stdout),
+        String::from_utf8_lossy(&tree.stdout)
+    );
+}
+
 #[test]
 fn bad_flag_is_exit_2() {
     assert_eq!(solve(&["--threads", "zero"], "").status.code(), Some(2));

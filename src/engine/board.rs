@@ -82,6 +82,21 @@ impl Board {
 
     /// Parses the one-line community form: 81 characters in reading order.
     pub fn from_line(line: &str) -> Result<Board, ParseError> {
+        // Nearly every line is 81 ASCII bytes of `.` and digits: one branch-free pass over
+        // the bytes. Anything else takes the character path below, which names the error.
+        if let Ok(bytes) = <&[u8; CELLS]>::try_from(line.as_bytes()) {
+            let mut cells = [0u8; CELLS];
+            let mut invalid = 0u8;
+            for (cell, &byte) in cells.iter_mut().zip(bytes) {
+                let value = byte.wrapping_sub(b'0');
+                let digit = u8::from(value <= 9);
+                invalid |= (digit ^ 1) & u8::from(byte != b'.');
+                *cell = value & digit.wrapping_neg();
+            }
+            if invalid == 0 {
+                return Ok(Board { cells });
+            }
+        }
         let found = line.chars().count();
         if found != CELLS {
             return Err(ParseError::LineLength {
@@ -192,22 +207,27 @@ pub fn classic_conflicts(board: &Board) -> Vec<Conflict> {
     conflicts(&board.to_grid(), &Rules::classic(Shape::NINE))
 }
 
-/// A fast yes/no with one bit mask per unit; the descriptive path runs only after a yes.
+/// A fast yes/no; the descriptive path runs only after a yes. Per unit it adds up the digits'
+/// bits and ORs them: the two differ exactly when some digit repeats. Nothing in the loop
+/// depends on an earlier check, so it runs without branches.
 fn has_conflict(board: &Board) -> bool {
-    let mut rows = [0u16; SIZE];
-    let mut cols = [0u16; SIZE];
-    let mut boxes = [0u16; SIZE];
-    for (cell, digit) in board.givens() {
-        let bit = 1u16 << digit.get();
-        let (r, c, b) = (cell.row(), cell.col(), cell.box_index());
-        if (rows[r] | cols[c] | boxes[b]) & bit != 0 {
-            return true;
+    let (mut row_sum, mut row_any) = ([0u16; SIZE], [0u16; SIZE]);
+    let (mut col_sum, mut col_any) = ([0u16; SIZE], [0u16; SIZE]);
+    let (mut box_sum, mut box_any) = ([0u16; SIZE], [0u16; SIZE]);
+    for (r, row) in board.cells.chunks_exact(SIZE).enumerate() {
+        for (c, &value) in row.iter().enumerate() {
+            // Bit 0 stands for an empty cell and never counts.
+            let bit = (1u16 << value) & !1;
+            let b = Cell::at(r, c).box_index();
+            row_sum[r] += bit;
+            row_any[r] |= bit;
+            col_sum[c] += bit;
+            col_any[c] |= bit;
+            box_sum[b] += bit;
+            box_any[b] |= bit;
         }
-        rows[r] |= bit;
-        cols[c] |= bit;
-        boxes[b] |= bit;
     }
-    false
+    row_sum != row_any || col_sum != col_any || box_sum != box_any
 }
 
 /// A classic board whose givens do not repeat in any unit: what the band solver, the logic
@@ -304,6 +324,43 @@ mod tests {
         assert!(matches!(
             Board::from_line(&line),
             Err(ParseError::DigitTooLarge { digit: 10, .. })
+        ));
+    }
+
+    #[test]
+    fn the_byte_pass_refuses_what_the_character_path_refuses() {
+        for byte in (0u8..128).filter(|&b| b != b'.' && !b.is_ascii_digit()) {
+            let mut line = LINE.as_bytes().to_vec();
+            line[40] = byte;
+            let line = String::from_utf8(line).unwrap();
+            let mut slow = Board::empty();
+            let expected = parse_line_into(&line, SIZE, &mut slow.cells).map(|()| slow);
+            assert!(expected.is_err(), "byte {byte}");
+            assert_eq!(Board::from_line(&line), expected, "byte {byte}");
+        }
+    }
+
+    #[test]
+    fn the_quick_check_sees_each_unit_kind_alone() {
+        use crate::engine::validate::UnitKind;
+        for (kind, second) in [
+            (UnitKind::Row, 4),
+            (UnitKind::Column, 36),
+            (UnitKind::Box, 10),
+        ] {
+            let mut cells = [b'.'; CELLS];
+            cells[0] = b'7';
+            cells[second] = b'7';
+            let board = Board::from_line(std::str::from_utf8(&cells).unwrap()).unwrap();
+            assert!(has_conflict(&board), "{kind:?}");
+            let kinds: Vec<UnitKind> = classic_conflicts(&board)
+                .iter()
+                .map(|c| c.unit.kind)
+                .collect();
+            assert_eq!(kinds, vec![kind]);
+        }
+        assert!(!has_conflict(
+            &Board::from_line(&LINE.replace('.', "0")).unwrap()
         ));
     }
 
