@@ -330,6 +330,71 @@ mod tests {
     }
 
     #[test]
+    fn subsets_are_every_set_of_that_size_in_numeric_order() {
+        for of in [ALL_DIGITS, 0b1_0110_1010, 0b1_0000_0001, 0b10, 0] {
+            let n = of.count_ones();
+            for size in 1..=9 {
+                let expected: Vec<u16> = (1..=ALL_DIGITS)
+                    .filter(|s| s & !of == 0 && s.count_ones() == size)
+                    .collect();
+                let found: Vec<u16> = subsets(of, size).collect();
+                assert_eq!(found, expected, "{of:#b} choose {size}");
+                assert_eq!(found.is_empty(), size > n);
+            }
+            assert_eq!(subsets(of, 0).count(), 0, "no caller wants the empty set");
+        }
+    }
+
+    #[test]
+    fn mask_helpers_agree_with_the_digits() {
+        let mask = 0b1_0010_0101;
+        let digits: Vec<u8> = digits_of(mask).map(Digit::get).collect();
+        assert_eq!(digits, [1, 3, 6, 9]);
+        assert_eq!(indices_of(mask).collect::<Vec<_>>(), [0, 2, 5, 8]);
+        for d in 0..9 {
+            assert_eq!(bit(digit(d)), 1 << d);
+        }
+    }
+
+    #[test]
+    fn debug_shows_each_row_as_digits_and_marks() {
+        let mut line = ".".repeat(81);
+        line.replace_range(0..1, "5");
+        line.replace_range(40..41, "7");
+        let c = Candidates::new(&Board::from_line(&line).unwrap());
+        let text = format!("{c:?}");
+        let rows: Vec<&str> = text.lines().collect();
+        assert_eq!(rows.len(), 9);
+        for (r, row) in rows.iter().enumerate() {
+            // A cell is a digit or marks in braces; nine marks leave no room for a space.
+            let mut cells = Vec::new();
+            let mut rest = row.trim_start();
+            while !rest.is_empty() {
+                let end = if rest.starts_with('{') {
+                    rest.find('}').unwrap() + 1
+                } else {
+                    rest.find(' ').unwrap_or(rest.len())
+                };
+                cells.push(&rest[..end]);
+                rest = rest[end..].trim_start();
+            }
+            assert_eq!(cells.len(), 9, "{row}");
+            for (col, cell) in cells.iter().enumerate() {
+                let pos = Cell::new(r, col).unwrap();
+                let expected = match c.value(pos) {
+                    Some(d) => d.to_string(),
+                    None => {
+                        let marks: String = c.digits(pos).iter().map(|d| d.to_string()).collect();
+                        format!("{{{marks}}}")
+                    }
+                };
+                assert_eq!(*cell, expected, "row {r}, column {col}");
+            }
+        }
+        assert!(rows[0].starts_with("5 "), "{text}");
+    }
+
+    #[test]
     fn clashing_board_is_a_contradiction_not_a_panic() {
         let mut line = ".".repeat(81);
         line.replace_range(0..2, "55");
