@@ -161,19 +161,23 @@ impl Candidates {
         self.board.is_full()
     }
 
-    /// True when the position cannot be completed: an empty cell has no candidate, or a digit
-    /// missing from a unit has no cell left there. Sound techniques never cause this on a
-    /// solvable grid, so it means the grid was already wrong.
+    /// True when the position cannot be completed: an empty cell has no candidate, a digit
+    /// is placed twice in a unit, or a digit missing from a unit has no cell left there.
+    /// Sound techniques never cause this on a solvable grid, so it means the grid was already
+    /// wrong.
     pub fn has_contradiction(&self) -> bool {
         let empty_without_marks = Cell::all().any(|p| !self.is_filled(p) && self.count(p) == 0);
         empty_without_marks
             || (0..self.geometry.unit_count()).any(|k| {
-                let mut seen = 0u16;
+                let (mut seen, mut placed, mut repeated) = (0u16, 0u16, 0u16);
                 for &i in self.geometry.cells_of(k) {
                     let i = i as usize;
-                    seen |= self.marks[i] | self.board.get(Cell::from_index(i)).map_or(0, bit);
+                    let digit = self.board.get(Cell::from_index(i)).map_or(0, bit);
+                    repeated |= placed & digit;
+                    placed |= digit;
+                    seen |= self.marks[i] | digit;
                 }
-                seen != ALL_DIGITS
+                repeated != 0 || seen != ALL_DIGITS
             })
     }
 
@@ -399,8 +403,33 @@ mod tests {
         let mut line = ".".repeat(81);
         line.replace_range(0..2, "55");
         let c = Candidates::new(&Board::from_line(&line).unwrap());
-        // Row 1 has two 5s; nothing panics and digit bookkeeping stays sane.
-        let _ = c.has_contradiction();
-        let _ = format!("{c:?}");
+        // Row 1 has two 5s, yet every unit still shows every digit somewhere and no empty
+        // cell is out of marks: only the repeat itself gives the contradiction away.
+        assert!(Cell::all().all(|p| c.is_filled(p) || c.count(p) > 0));
+        assert!(c.has_contradiction());
+        let text = format!("{c:?}");
+        assert!(text.starts_with("5         5         {"), "{text}");
+    }
+
+    #[test]
+    fn a_digit_with_no_place_left_in_a_unit_is_a_contradiction() {
+        let mut c = Candidates::new(&Board::empty());
+        assert!(!c.has_contradiction());
+        let three = Digit::new(3).unwrap();
+        for col in 0..SIZE {
+            c.eliminate(Cell::new(4, col).unwrap(), three);
+        }
+        assert!(c.has_contradiction());
+    }
+
+    #[test]
+    fn an_empty_cell_without_marks_is_a_contradiction() {
+        let mut c = Candidates::new(&Board::empty());
+        let pos = Cell::new(2, 7).unwrap();
+        for digit in (1..=9).filter_map(Digit::new) {
+            c.eliminate(pos, digit);
+        }
+        assert_eq!(c.count(pos), 0);
+        assert!(c.has_contradiction());
     }
 }
