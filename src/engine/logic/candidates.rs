@@ -361,6 +361,18 @@ mod tests {
     }
 
     #[test]
+    fn placed_count_counts_each_digit_on_the_grid() {
+        // Three 5s and one 9 (no clash), nothing else.
+        let mut line = ".".repeat(81);
+        for (i, d) in [(0, "5"), (13, "5"), (26, "5"), (80, "9")] {
+            line.replace_range(i..i + 1, d);
+        }
+        let c = Candidates::new(&Board::from_line(&line).unwrap());
+        let counts: Vec<u32> = (0..9).map(|d| c.placed_count(d)).collect();
+        assert_eq!(counts, [0, 0, 0, 0, 3, 0, 0, 0, 1]);
+    }
+
+    #[test]
     fn debug_shows_each_row_as_digits_and_marks() {
         let mut line = ".".repeat(81);
         line.replace_range(0..1, "5");
