@@ -377,6 +377,59 @@ mod tests {
     }
 
     #[test]
+    fn houses_hold_every_digit_and_cages_do_not() {
+        let spec = crate::engine::rules::RuleSpec {
+            diagonals: true,
+            windows: true,
+            cages: vec![Cage {
+                sum: 4,
+                cells: vec![(0, 0), (1, 0)],
+            }],
+            ..Default::default()
+        };
+        let rules = Rules::new(Shape::NINE, spec).unwrap();
+        let houses: Vec<Unit> = rules.houses().collect();
+        let mut kinds = Vec::new();
+        for (unit, cells) in rules.units() {
+            let is_house = unit.kind.is_house();
+            assert_eq!(is_house, houses.contains(&unit), "{unit}");
+            assert_eq!(is_house, cells.len() == 9, "{unit}: {cells:?}");
+            kinds.push(unit.kind);
+        }
+        kinds.dedup();
+        let expected = [
+            UnitKind::Row,
+            UnitKind::Column,
+            UnitKind::Box,
+            UnitKind::Diagonal,
+            UnitKind::Window,
+            UnitKind::Cage,
+        ];
+        assert_eq!(kinds, expected);
+    }
+
+    #[test]
+    fn the_classic_houses_are_the_lines_and_boxes() {
+        for shape in Shape::ALL {
+            let houses: Vec<Unit> = Rules::classic(shape).houses().collect();
+            assert_eq!(houses.len(), 3 * shape.side(), "{shape}");
+            assert_eq!(Unit::lines_and_boxes(shape).collect::<Vec<_>>(), houses);
+        }
+    }
+
+    #[test]
+    fn only_the_rules_know_the_cells_of_regions_and_cages() {
+        for kind in [UnitKind::Region, UnitKind::Cage] {
+            let unit = Unit { kind, index: 0 };
+            assert_eq!(unit.cells_in(Shape::NINE).count(), 0, "{unit}");
+            assert!(
+                Rules::classic(Shape::NINE).cells_of(unit).is_empty(),
+                "{unit}"
+            );
+        }
+    }
+
+    #[test]
     fn units_cover_each_cell_three_times() {
         for shape in Shape::ALL {
             let mut seen = vec![0; shape.cells()];

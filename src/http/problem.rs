@@ -615,6 +615,165 @@ mod tests {
         assert!(serde_json::to_string(&brief).unwrap().len() < 1_500);
     }
 
+    /// The body of a response, as JSON.
+    async fn json_of(response: Response) -> serde_json::Value {
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    #[tokio::test]
+    async fn plain_error_responses_become_the_matching_problem() {
+        // Sent status, answered status, problem type.
+        let cases = [
+            (404, 404, "not-found"),
+            (405, 405, "method-not-allowed"),
+            (413, 413, "body-too-large"),
+            (431, 431, "headers-too-large"),
+            (414, 414, "uri-too-long"),
+            (408, 503, "timeout"),
+            (504, 503, "timeout"),
+            (415, 415, "unsupported-media-type"),
+            (503, 503, "overloaded"),
+            (418, 422, "invalid-request"),
+            (502, 500, "internal"),
+        ];
+        for (sent, answered, slug) in cases {
+            let status = StatusCode::from_u16(sent).unwrap();
+            let mut plain = (status, "plain text").into_response();
+            plain
+                .headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("GET"));
+            let response = as_problem_json(plain, "/nowhere");
+            assert_eq!(response.status().as_u16(), answered, "{status}");
+            assert_eq!(response.headers()[header::CONTENT_TYPE], PROBLEM_JSON);
+            assert_eq!(response.headers()[header::ALLOW], "GET", "{status}");
+            let body = json_of(response).await;
+            assert_eq!(body["type"], format!("{TYPE_PREFIX}{slug}"), "{status}");
+            assert_eq!(body["status"], answered);
+        }
+        let body = json_of(as_problem_json(
+            StatusCode::NOT_FOUND.into_response(),
+            "/nowhere",
+        ))
+        .await;
+        assert_eq!(body["detail"], "no route for /nowhere");
+        let body = json_of(as_problem_json(
+            StatusCode::IM_A_TEAPOT.into_response(),
+            "/",
+        ))
+        .await;
+        assert_eq!(body["detail"], "I'm a teapot");
+    }
+
+    #[tokio::test]
+    async fn answers_that_need_no_conversion_pass_unchanged() {
+        for status in [StatusCode::OK, StatusCode::NO_CONTENT, StatusCode::FOUND] {
+            let response = as_problem_json((status, "as is").into_response(), "/");
+            assert_eq!(response.status(), status);
+            assert!(
+                response.headers().get(header::CONTENT_TYPE)
+                    != Some(&HeaderValue::from_static(PROBLEM_JSON))
+            );
+        }
+        // Already a problem: kept as it is, not rewritten as another kind.
+        let problem = Problem::NoSolution.into_response();
+        let response = as_problem_json(problem, "/solve");
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(
+            json_of(response).await["type"],
+            format!("{TYPE_PREFIX}no-solution")
+        );
+        let mut with_charset = (StatusCode::NOT_FOUND, "{}").into_response();
+        with_charset.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json; charset=utf-8"),
+        );
+        let kept = as_problem_json(with_charset, "/x");
+        assert_eq!(json_of(kept).await, serde_json::json!({}));
+    }
+
+    #[test]
+    fn every_kind_has_its_own_title_and_retry_after_only_when_it_helps() {
+        let kinds = [
+            Problem::InvalidJson { detail: "d".into() },
+            Problem::invalid_at("/board", "d"),
+            Problem::NoSolution,
+            Problem::BudgetExhausted { work: 7 },
+            Problem::BodyTooLarge,
+            Problem::NotFound { path: "/x".into() },
+            Problem::MethodNotAllowed,
+            Problem::Overloaded {
+                retry_after_secs: 3,
+            },
+            Problem::TooManyRequests {
+                retry_after_secs: 4,
+            },
+            Problem::Timeout,
+            Problem::ShuttingDown,
+            Problem::Internal,
+        ];
+        let titles: std::collections::BTreeSet<&str> = kinds.iter().map(Problem::title).collect();
+        assert_eq!(titles.len(), kinds.len(), "{titles:?}");
+        let retry: Vec<Option<String>> = kinds
+            .into_iter()
+            .map(|p| {
+                p.into_response()
+                    .headers()
+                    .get(header::RETRY_AFTER)
+                    .map(|v| v.to_str().unwrap().to_string())
+            })
+            .collect();
+        let expected = [
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            Some("3"),
+            Some("4"),
+            Some("1"),
+            Some("1"),
+            None,
+        ];
+        assert_eq!(retry, expected.map(|r| r.map(String::from)));
+    }
+
+    #[test]
+    fn a_brief_body_of_few_conflicts_is_the_full_body() {
+        for n in [1, BRIEF_CONFLICTS] {
+            // Digit d + 1 in columns d and d + 3 of row 1 (d < 3): n repeats in the row, none
+            // in a box or column.
+            let mut line = ".".repeat(81);
+            for d in 0..n {
+                let digit = (d + 1).to_string();
+                line.replace_range(d..d + 1, &digit);
+                line.replace_range(d + 3..d + 4, &digit);
+            }
+            let board = crate::engine::Grid::from_line(&line).unwrap();
+            let found =
+                crate::engine::conflicts(&board, &crate::engine::Rules::classic(board.shape()));
+            assert_eq!(found.len(), n, "{line}");
+            let full = Problem::ConflictingGivens {
+                field: "board",
+                conflicts: found,
+            }
+            .body();
+            let detail = full.detail.clone();
+            let brief = full.brief();
+            assert_eq!(brief.conflicts.as_ref().unwrap().len(), n);
+            assert_eq!(brief.conflicts_omitted, None);
+            if n == 1 {
+                assert_eq!(brief.detail, detail);
+            } else {
+                assert!(brief.detail.ends_with(&format!(" (and {} more)", n - 1)));
+            }
+        }
+    }
+
     #[test]
     fn overload_carries_retry_after() {
         let response = Problem::Overloaded {

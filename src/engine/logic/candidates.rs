@@ -161,19 +161,23 @@ impl Candidates {
         self.board.is_full()
     }
 
-    /// True when the position cannot be completed: an empty cell has no candidate, or a digit
-    /// missing from a unit has no cell left there. Sound techniques never cause this on a
-    /// solvable grid, so it means the grid was already wrong.
+    /// True when the position cannot be completed: an empty cell has no candidate, a digit
+    /// is placed twice in a unit, or a digit missing from a unit has no cell left there.
+    /// Sound techniques never cause this on a solvable grid, so it means the grid was already
+    /// wrong.
     pub fn has_contradiction(&self) -> bool {
         let empty_without_marks = Cell::all().any(|p| !self.is_filled(p) && self.count(p) == 0);
         empty_without_marks
             || (0..self.geometry.unit_count()).any(|k| {
-                let mut seen = 0u16;
+                let (mut seen, mut placed, mut repeated) = (0u16, 0u16, 0u16);
                 for &i in self.geometry.cells_of(k) {
                     let i = i as usize;
-                    seen |= self.marks[i] | self.board.get(Cell::from_index(i)).map_or(0, bit);
+                    let digit = self.board.get(Cell::from_index(i)).map_or(0, bit);
+                    repeated |= placed & digit;
+                    placed |= digit;
+                    seen |= self.marks[i] | digit;
                 }
-                seen != ALL_DIGITS
+                repeated != 0 || seen != ALL_DIGITS
             })
     }
 
@@ -330,12 +334,114 @@ mod tests {
     }
 
     #[test]
+    fn subsets_are_every_set_of_that_size_in_numeric_order() {
+        for of in [ALL_DIGITS, 0b1_0110_1010, 0b1_0000_0001, 0b10, 0] {
+            let n = of.count_ones();
+            for size in 1..=9 {
+                let expected: Vec<u16> = (1..=ALL_DIGITS)
+                    .filter(|s| s & !of == 0 && s.count_ones() == size)
+                    .collect();
+                let found: Vec<u16> = subsets(of, size).collect();
+                assert_eq!(found, expected, "{of:#b} choose {size}");
+                assert_eq!(found.is_empty(), size > n);
+            }
+            assert_eq!(subsets(of, 0).count(), 0, "no caller wants the empty set");
+        }
+    }
+
+    #[test]
+    fn mask_helpers_agree_with_the_digits() {
+        let mask = 0b1_0010_0101;
+        let digits: Vec<u8> = digits_of(mask).map(Digit::get).collect();
+        assert_eq!(digits, [1, 3, 6, 9]);
+        assert_eq!(indices_of(mask).collect::<Vec<_>>(), [0, 2, 5, 8]);
+        for d in 0..9 {
+            assert_eq!(bit(digit(d)), 1 << d);
+        }
+    }
+
+    #[test]
+    fn placed_count_counts_each_digit_on_the_grid() {
+        // Three 5s and one 9 (no clash), nothing else.
+        let mut line = ".".repeat(81);
+        for (i, d) in [(0, "5"), (13, "5"), (26, "5"), (80, "9")] {
+            line.replace_range(i..i + 1, d);
+        }
+        let c = Candidates::new(&Board::from_line(&line).unwrap());
+        let counts: Vec<u32> = (0..9).map(|d| c.placed_count(d)).collect();
+        assert_eq!(counts, [0, 0, 0, 0, 3, 0, 0, 0, 1]);
+    }
+
+    #[test]
+    fn debug_shows_each_row_as_digits_and_marks() {
+        let mut line = ".".repeat(81);
+        line.replace_range(0..1, "5");
+        line.replace_range(40..41, "7");
+        let c = Candidates::new(&Board::from_line(&line).unwrap());
+        let text = format!("{c:?}");
+        let rows: Vec<&str> = text.lines().collect();
+        assert_eq!(rows.len(), 9);
+        for (r, row) in rows.iter().enumerate() {
+            // A cell is a digit or marks in braces; nine marks leave no room for a space.
+            let mut cells = Vec::new();
+            let mut rest = row.trim_start();
+            while !rest.is_empty() {
+                let end = if rest.starts_with('{') {
+                    rest.find('}').unwrap() + 1
+                } else {
+                    rest.find(' ').unwrap_or(rest.len())
+                };
+                cells.push(&rest[..end]);
+                rest = rest[end..].trim_start();
+            }
+            assert_eq!(cells.len(), 9, "{row}");
+            for (col, cell) in cells.iter().enumerate() {
+                let pos = Cell::new(r, col).unwrap();
+                let expected = match c.value(pos) {
+                    Some(d) => d.to_string(),
+                    None => {
+                        let marks: String = c.digits(pos).iter().map(|d| d.to_string()).collect();
+                        format!("{{{marks}}}")
+                    }
+                };
+                assert_eq!(*cell, expected, "row {r}, column {col}");
+            }
+        }
+        assert!(rows[0].starts_with("5 "), "{text}");
+    }
+
+    #[test]
     fn clashing_board_is_a_contradiction_not_a_panic() {
         let mut line = ".".repeat(81);
         line.replace_range(0..2, "55");
         let c = Candidates::new(&Board::from_line(&line).unwrap());
-        // Row 1 has two 5s; nothing panics and digit bookkeeping stays sane.
-        let _ = c.has_contradiction();
-        let _ = format!("{c:?}");
+        // Row 1 has two 5s, yet every unit still shows every digit somewhere and no empty
+        // cell is out of marks: only the repeat itself gives the contradiction away.
+        assert!(Cell::all().all(|p| c.is_filled(p) || c.count(p) > 0));
+        assert!(c.has_contradiction());
+        let text = format!("{c:?}");
+        assert!(text.starts_with("5         5         {"), "{text}");
+    }
+
+    #[test]
+    fn a_digit_with_no_place_left_in_a_unit_is_a_contradiction() {
+        let mut c = Candidates::new(&Board::empty());
+        assert!(!c.has_contradiction());
+        let three = Digit::new(3).unwrap();
+        for col in 0..SIZE {
+            c.eliminate(Cell::new(4, col).unwrap(), three);
+        }
+        assert!(c.has_contradiction());
+    }
+
+    #[test]
+    fn an_empty_cell_without_marks_is_a_contradiction() {
+        let mut c = Candidates::new(&Board::empty());
+        let pos = Cell::new(2, 7).unwrap();
+        for digit in (1..=9).filter_map(Digit::new) {
+            c.eliminate(pos, digit);
+        }
+        assert_eq!(c.count(pos), 0);
+        assert!(c.has_contradiction());
     }
 }
