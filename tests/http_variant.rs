@@ -382,15 +382,22 @@ async fn an_expensive_body_is_bounded_by_default_and_leaves_nothing_running() {
     let server = TestServer::start().await;
     let body = forty_big_cages();
     assert!(body.to_string().len() < 5_000);
-    for path in ["/solve", "/validate"] {
+    for path in ["/solve", "/validate", "/hint", "/candidates"] {
         let response = post(&server, path, body.clone()).await;
         let status = response.status().as_u16();
         let answer: Value = response.json().await.unwrap();
-        // Either answer is honest: solved within the budget, or a 422 that says it ran out.
+        // Either answer is honest: solved within the budget, or a 422 that says it ran out
+        // (a hint says `undecided`).
         assert!(
             status == 200 || answer["type"] == "urn:sudoku-service:problem:budget-exhausted",
-            "{status}: {answer}"
+            "{path} {status}: {answer}"
         );
+        if path == "/hint" {
+            assert!(
+                ["undecided", "step", "guess"].contains(&answer["kind"].as_str().unwrap()),
+                "{answer}"
+            );
+        }
         // The answer came when the work stopped: nothing is left running.
         assert_eq!(server.metric("solves_in_flight").await, 0.0);
         assert_eq!(server.metric("solves_queued").await, 0.0);
