@@ -313,6 +313,8 @@ mod tests {
         let p = |r, c| Cell::new(r, c).unwrap();
         assert!(c.is_filled(p(0, 0)));
         assert!(c.digits(p(0, 0)).is_empty());
+        let all_but_five: Vec<u8> = c.digits(p(0, 8)).iter().map(|d| d.get()).collect();
+        assert_eq!(all_but_five, [1, 2, 3, 4, 6, 7, 8, 9]);
         assert!(!c.contains(p(0, 8), five));
         assert!(!c.contains(p(8, 0), five));
         assert!(!c.contains(p(2, 2), five));
@@ -400,7 +402,11 @@ mod tests {
                 let expected = match c.value(pos) {
                     Some(d) => d.to_string(),
                     None => {
-                        let marks: String = c.digits(pos).iter().map(|d| d.to_string()).collect();
+                        let marks: String = (1..=9)
+                            .filter_map(Digit::new)
+                            .filter(|&d| c.contains(pos, d))
+                            .map(|d| d.to_string())
+                            .collect();
                         format!("{{{marks}}}")
                     }
                 };
