@@ -192,19 +192,24 @@ mod tests {
         Cell::new(row, col).unwrap()
     }
 
+    /// The verdict on `board`, a position of `givens`, under classic rules.
+    fn classic_verdict(board: &Grid, givens: &Grid) -> Verdict {
+        Engine::new()
+            .verdict(
+                board,
+                Some(givens),
+                &Rules::classic(givens.shape()),
+                &Budget::unlimited(),
+            )
+            .unwrap()
+    }
+
     #[test]
     fn a_wrong_entry_that_repeats_nothing_is_named() {
         let givens = grid(SEED);
         // Row 1, column 2: the solution has 5; 3 repeats nothing there.
         let board = apply_move(&givens, &givens, 0, 1, Some(3)).unwrap();
-        let verdict = Engine::new()
-            .verdict(
-                &board,
-                Some(&givens),
-                &Rules::classic(givens.shape()),
-                &Budget::unlimited(),
-            )
-            .unwrap();
+        let verdict = classic_verdict(&board, &givens);
         assert!(verdict.report.conflicts.is_empty());
         assert_eq!(verdict.completions.unwrap().count, 0);
         assert_eq!(
@@ -222,14 +227,7 @@ mod tests {
         // A 9 next to the given 9 of row 1: clashes in row 1 and box 1, and in column 2
         // with the given 9 of row 9.
         let board = apply_move(&givens, &givens, 0, 1, Some(9)).unwrap();
-        let verdict = Engine::new()
-            .verdict(
-                &board,
-                Some(&givens),
-                &Rules::classic(givens.shape()),
-                &Budget::unlimited(),
-            )
-            .unwrap();
+        let verdict = classic_verdict(&board, &givens);
         assert_eq!(verdict.report.conflicts.len(), 3);
         let cells: Vec<(Cell, Option<bool>, Vec<UnitKind>)> = verdict
             .conflict_cells
