@@ -1,40 +1,52 @@
 //! Generation latency per level and per variant: p50 / p99 / max over a range of seeds, with
 //! the hit rate (a miss is an error after the service's default generation work budget), the
-//! average number of puzzles rated per hit (classic levels), the givens, and the p99 of work
-//! units charged.
+//! average number of puzzles rated per hit, the givens, and the p99 of work units charged.
 //!
 //! ```text
-//! cargo run --release --example generate_timing -- [seeds=50] [level or variant ...]
+//! cargo run --release --example generate_timing -- [seeds=50] [target ...]
 //! ```
-//! With levels or variants named (e.g. `extreme`, `jigsaw`), only those are measured; by
-//! default every level, then every variant.
+//! A target is a level (`extreme`: classic), a variant (`jigsaw`: minimal, not graded) or
+//! both (`killer:hard`). By default every classic level, then every variant at every level.
 
 use std::time::{Duration, Instant};
 
 use sudoku_service::engine::{Budget, Difficulty, Engine, Symmetry, Variant};
 use sudoku_service::http::config::DEFAULT_GENERATE_WORK_BUDGET;
 
-/// What one row measures.
+/// What one row measures: a variant (or classic) at a level (or unrated).
 #[derive(Clone, Copy)]
-enum Target {
-    Level(Difficulty),
-    Variant(Variant),
+struct Target {
+    variant: Option<Variant>,
+    level: Option<Difficulty>,
 }
 
 impl Target {
     fn parse(name: &str) -> Option<Target> {
-        Difficulty::from_name(name).map(Target::Level).or_else(|| {
-            Variant::ALL
-                .into_iter()
-                .find(|v| v.name() == name)
-                .map(Target::Variant)
-        })
+        let variant_named = |n: &str| Variant::ALL.into_iter().find(|v| v.name() == n);
+        match name.split_once(':') {
+            Some((v, l)) => Some(Target {
+                variant: Some(variant_named(v)?),
+                level: Some(Difficulty::from_name(l)?),
+            }),
+            None => match Difficulty::from_name(name) {
+                Some(level) => Some(Target {
+                    variant: None,
+                    level: Some(level),
+                }),
+                None => Some(Target {
+                    variant: Some(variant_named(name)?),
+                    level: None,
+                }),
+            },
+        }
     }
 
-    fn name(self) -> &'static str {
-        match self {
-            Target::Level(level) => level.name(),
-            Target::Variant(variant) => variant.name(),
+    fn name(self) -> String {
+        match (self.variant, self.level) {
+            (None, Some(level)) => level.name().to_string(),
+            (Some(v), None) => v.name().to_string(),
+            (Some(v), Some(level)) => format!("{}:{}", v.name(), level.name()),
+            (None, None) => "classic".to_string(),
         }
     }
 
@@ -46,15 +58,21 @@ impl Target {
         symmetry: Symmetry,
         budget: &Budget,
     ) -> Option<(u32, usize)> {
-        match self {
-            Target::Level(level) => engine
-                .generate(level.ratings(), seed, symmetry, budget)
-                .ok()
-                .map(|g| (g.ratings, g.puzzle.given_count())),
-            Target::Variant(variant) => engine
+        match (self.variant, self.level) {
+            (Some(variant), None) => engine
                 .generate_variant(variant, seed, symmetry, budget)
                 .ok()
                 .map(|g| (0, g.puzzle.grid().given_count())),
+            (variant, level) => engine
+                .generate(
+                    variant,
+                    level.unwrap_or(Difficulty::Easy).ratings(),
+                    seed,
+                    symmetry,
+                    budget,
+                )
+                .ok()
+                .map(|g| (g.ratings, g.puzzle.given_count())),
         }
     }
 }
@@ -69,18 +87,28 @@ fn main() {
         .filter_map(|n| Target::parse(&n))
         .collect();
     let targets: Vec<Target> = if named.is_empty() {
-        let levels = Difficulty::ALL.map(Target::Level);
-        let variants = Variant::ALL.map(Target::Variant);
-        levels.into_iter().chain(variants).collect()
+        [None]
+            .into_iter()
+            .chain(Variant::ALL.map(Some))
+            .flat_map(|variant| {
+                Difficulty::ALL.map(|level| Target {
+                    variant,
+                    level: Some(level),
+                })
+            })
+            .collect()
     } else {
         named
     };
     println!(
-        "{:<8} {:<10} {:>9} {:>9} {:>9} {:>6} {:>9} {:>7} {:>10}",
+        "{:<16} {:<10} {:>9} {:>9} {:>9} {:>6} {:>9} {:>7} {:>10}",
         "target", "symmetry", "p50 ms", "p99 ms", "max ms", "hit", "ratings", "clues", "p99 work"
     );
     for symmetry in [Symmetry::None, Symmetry::Rotational] {
         for &target in &targets {
+            if symmetry == Symmetry::Rotational && target.variant == Some(Variant::Killer) {
+                continue; // no givens
+            }
             let mut engine = Engine::new();
             let mut times = Vec::new();
             let mut work = Vec::new();
@@ -105,7 +133,7 @@ fn main() {
             };
             let ms = |d: Duration| d.as_secs_f64() * 1000.0;
             println!(
-                "{:<8} {:<10} {:>9.2} {:>9.2} {:>9.2} {:>3}/{:<2} {:>9.1} {:>7.1} {:>10}",
+                "{:<16} {:<10} {:>9.2} {:>9.2} {:>9.2} {:>3}/{:<2} {:>9.1} {:>7.1} {:>10}",
                 target.name(),
                 format!("{symmetry:?}"),
                 ms(pct(0.5)),

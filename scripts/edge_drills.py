@@ -10,7 +10,7 @@ http.client and raw sockets:
            answers in under 100 ms meanwhile;
   bodies   a 2 MB body without `Expect: 100-continue` gets its 413 problem+json;
            `Content-Length: 99999999999` gets a 413 within a second;
-  strict   a misspelled field, and `cages` where unsupported (/grade), get a 422 naming them;
+  strict   a misspelled field, and `cages` where unsupported (/grade on 4x4), get a 422 naming them;
   headers  120 request headers get a problem+json (431);
   fair     while one client (127.0.0.1) floods with 60 connections of hard batches, another
            (127.0.0.2) gets its hard /solve answered 200 within 0.5 s at least 90% of the time.
@@ -161,13 +161,13 @@ def drill_strict(port, pid, _):
     detail = json.loads(data).get("detail", "")
     check(response.status == 422 and "did you mean `cages`" in detail,
           f"misspelled `Cages`: {response.status} {detail!r}")
-    # /grade covers classic puzzles only: cages there are refused by name, never ignored.
-    body = json.dumps({"board": "." * 81, "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}]})
+    # /grade covers 9x9 puzzles only: cages on a 4x4 board are refused by name, never ignored.
+    body = json.dumps({"board": "." * 16, "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}]})
     response, data, _ = request(port, "POST", "/grade", headers=json_headers, body=body)
     problem = json.loads(data)
     check(response.status == 422 and problem.get("type", "").endswith(":unsupported")
           and problem.get("pointer") == "/cages",
-          f"cages sent to /grade: {response.status} {problem.get('detail')!r}")
+          f"4x4 cages sent to /grade: {response.status} {problem.get('detail')!r}")
 
 
 def drill_headers(port, pid, _):

@@ -203,15 +203,15 @@ async fn misspelled_and_unsupported_fields_are_refused_by_name() {
         .as_str()
         .unwrap()
         .contains("did you mean `seed`?"));
-    for path in ["/grade"] {
-        let body = json!({"board": SEED, "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}]});
-        let problem = expect_problem(post(&server, path, body).await, 422, "unsupported").await;
-        assert_eq!(problem["pointer"], "/cages", "{path}");
-        assert!(problem["detail"]
-            .as_str()
-            .unwrap()
-            .contains("this one is 9x9 Killer"));
-    }
+    // Grading covers 9x9 boards: cages on a 4x4 one are refused by name, never ignored.
+    let body =
+        json!({"board": "1.....3..4.....2", "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}]});
+    let problem = expect_problem(post(&server, "/grade", body).await, 422, "unsupported").await;
+    assert_eq!(problem["pointer"], "/cages");
+    assert!(problem["detail"]
+        .as_str()
+        .unwrap()
+        .contains("this one is 4x4 Killer"));
     server.shutdown().await;
 }
 

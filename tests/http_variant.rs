@@ -345,12 +345,13 @@ async fn cage_and_size_errors_are_specific_problems() {
         json!([{"row": 0, "col": 0}, {"row": 0, "col": 1}])
     );
     let cage = json!([{"sum": 3, "cells": [[0, 0], [0, 1]]}]);
-    let response = post(&server, "/grade", json!({"board": empty, "cages": cage})).await;
+    let four = vec![".".repeat(4); 4];
+    let response = post(&server, "/grade", json!({"board": four, "cages": cage})).await;
     let body = expect_problem(response, 422, "unsupported").await;
     assert_eq!(
         body["detail"],
-        "grading covers classic 9x9 puzzles (no cages, regions, diagonals or windows); this one \
-         is 9x9 Killer; /solve, /validate, /hint and /candidates take every size and rule set (cages, regions, \
+        "grading covers 9x9 puzzles (of every rule set); this one is 4x4 Killer; /solve, \
+         /validate, /hint and /candidates take every size and rule set (cages, regions, \
          diagonals, windows)"
     );
     assert_eq!(body["pointer"], "/cages");
@@ -655,16 +656,91 @@ async fn malformed_rules_are_422_problems_that_name_the_fault() {
         "{problem}"
     );
 
-    // The logic endpoints say they do not cover the rule yet, pointing at it.
-    for path in ["/grade"] {
-        let response = post(&server, path, json!({"board": empty, "windows": true})).await;
-        let problem = expect_problem(response, 422, "unsupported").await;
-        assert_eq!(problem["pointer"], "/windows", "{path}");
-        assert!(
-            problem["detail"].as_str().unwrap().contains("9x9 Hyper"),
-            "{problem}"
-        );
+    // An empty Hyper board has many solutions: graded, it needs guessing.
+    let response = post(&server, "/grade", json!({"board": empty, "windows": true})).await;
+    assert_eq!(response.status(), 200);
+    let grade: Value = response.json().await.unwrap();
+    assert_eq!(
+        (
+            &grade["unique"],
+            &grade["needs_guessing"],
+            &grade["difficulty"]
+        ),
+        (&json!(false), &json!(true), &json!("extreme")),
+        "{grade}"
+    );
+    server.shutdown().await;
+}
+
+/// The puzzle and rule fields of a `/generate` answer, as a request body.
+fn as_request(made: &Value) -> Value {
+    let mut request = json!({"board": made["puzzle"]});
+    for field in ["cages", "regions", "diagonals", "windows"] {
+        if let Some(value) = made.get(field) {
+            request[field] = value.clone();
+        }
     }
+    request
+}
+
+#[tokio::test]
+async fn every_variant_is_generated_at_a_level_that_grade_confirms() {
+    let server = TestServer::start().await;
+    for variant in ["killer", "x", "hyper", "jigsaw"] {
+        for (level, low, high) in [("easy", 1.0, 1.5), ("hard", 2.6, 4.0)] {
+            let asked = json!({"variant": variant, "difficulty": level, "seed": 5});
+            let made = ok_json(post(&server, "/generate", asked.clone()).await).await;
+            assert_eq!(made["difficulty"], level, "{variant}: {made}");
+            let rating = made["grade"]["rating"].as_f64().unwrap();
+            assert!(
+                (low..=high).contains(&rating),
+                "{variant} {level}: {rating}"
+            );
+            assert_eq!(made["grade"]["needs_guessing"], false, "{variant}");
+            // Our own /grade says the same of the puzzle as it came.
+            let graded = ok_json(post(&server, "/grade", as_request(&made)).await).await;
+            assert_eq!(
+                graded["rating"], made["grade"]["rating"],
+                "{variant} {level}"
+            );
+            assert_eq!(graded["difficulty"], level, "{variant}");
+            assert_eq!(graded["unique"], true, "{variant}");
+            assert_eq!(graded["id"], made["id"], "{variant}");
+            let again = ok_json(post(&server, "/generate", asked).await).await;
+            assert_eq!(again, made, "{variant} {level}: not reproducible");
+        }
+        // Killer puzzles of the easy levels need cage techniques, never guessing.
+        if variant == "killer" {
+            let made = ok_json(
+                post(
+                    &server,
+                    "/generate",
+                    json!({"variant": "killer", "difficulty": "medium", "seed": 2}),
+                )
+                .await,
+            )
+            .await;
+            let counts = made["grade"]["counts"].as_object().unwrap();
+            assert!(
+                counts
+                    .keys()
+                    .any(|k| k.starts_with("cage_") || k == "rule_of_45"),
+                "{made}"
+            );
+        }
+    }
+    // A rating range works as for classic puzzles.
+    let made = ok_json(
+        post(
+            &server,
+            "/generate",
+            json!({"variant": "jigsaw", "rating": {"min": 3.0, "max": 4.5}, "seed": 1}),
+        )
+        .await,
+    )
+    .await;
+    let rating = made["grade"]["rating"].as_f64().unwrap();
+    assert!((3.0..=4.5).contains(&rating), "{rating}");
     server.shutdown().await;
 }
 
@@ -725,14 +801,13 @@ async fn generated_variants_post_back_to_solve_as_they_are() {
             }
         }
     }
-    // Levels are graded for classic puzzles only so far.
     let response = post(
         &server,
         "/generate",
-        json!({"variant": "x", "difficulty": "hard"}),
+        json!({"variant": "x", "difficulty": "tricky"}),
     )
     .await;
-    let problem = expect_problem(response, 422, "unsupported").await;
+    let problem = expect_problem(response, 422, "invalid-request").await;
     assert_eq!(problem["pointer"], "/difficulty");
     let response = post(&server, "/generate", json!({"variant": "sudoku-x"})).await;
     let problem = expect_problem(response, 422, "invalid-request").await;
@@ -756,12 +831,32 @@ async fn candidates_follow_every_rule_set() {
         "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}],
         "techniques": true,
     });
-    let body = ok_json(post(&server, "/candidates", request).await).await;
+    let body = ok_json(post(&server, "/candidates", request.clone()).await).await;
     assert_eq!(body["candidates"][0][0], json!([1, 2]));
     assert_eq!(body["candidates"][0][1], json!([1, 2]));
-    assert_eq!(body["candidates"][8][8], json!([1, 2, 3, 4, 6, 7, 8, 9]));
     assert_eq!(body["candidates"][4][4], json!([]));
-    assert_eq!(body["techniques"], false, "only basic marks for variants");
+    assert_eq!(
+        body["techniques"], true,
+        "the logic engine's marks for 9x9 variants"
+    );
+    // The cage's 1 and 2 are a naked pair of row 1 and box 1: they leave the rest of both.
+    // (r1c3 is on no diagonal, so the centre's 5 stays; r2c2 is on the main one.)
+    assert_eq!(
+        body["candidates"][0][2],
+        json!([3, 4, 5, 6, 7, 8, 9]),
+        "{body}"
+    );
+    assert_eq!(
+        body["candidates"][1][1],
+        json!([3, 4, 6, 7, 8, 9]),
+        "{body}"
+    );
+    let mut basic = request;
+    basic["techniques"] = json!(false);
+    let body = ok_json(post(&server, "/candidates", basic).await).await;
+    assert_eq!(body["techniques"], false);
+    assert_eq!(body["candidates"][0][2], json!([1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    assert_eq!(body["candidates"][8][8], json!([1, 2, 3, 4, 6, 7, 8, 9]));
     // Jigsaw: r2c7 and r4c9 share region 3 (not a box): a 4 in one leaves the other.
     let mut cells = vec!['.'; 81];
     cells[9 + 6] = '4';

@@ -400,10 +400,11 @@ function typedSeed() {
   return Number.isSafeInteger(seed) ? seed : NaN;
 }
 
-/** Generate's body: a classic puzzle at a difficulty, or a variant (which takes none). */
+/** Generate's body: a puzzle of the chosen variant at the chosen difficulty. */
 function generateBody() {
   const variant = $('variant').value;
-  const body = variant === 'classic' ? { difficulty: $('difficulty').value } : { variant };
+  const body = variant === 'classic' ? {} : { variant };
+  body.difficulty = $('difficulty').value;
   const seed = typedSeed();
   if (seed !== null && !Number.isNaN(seed)) body.seed = seed;
   return { ...body, format: 'rows' };
@@ -650,12 +651,11 @@ async function generate() {
   lastAction = 'generate';
   showCurl();
   const again = `(seed ${result.seed}: send it again to get the same puzzle)`;
-  if (result.grade) {
-    say('ok', `${article(result.difficulty)} ${result.difficulty} puzzle with ${result.givens} givens, ${describeGrade(result.grade)} ${again}.`);
-  } else {
-    const cages = rules.cages ? ` and ${plural(rules.cages.length, 'cage')}` : '';
-    say('ok', `${article(variantName())} ${variantName()} puzzle with ${result.givens} givens${cages} ${again}.`);
-  }
+  const variant = variantName() === 'classic' ? '' : ` ${variantName()}`;
+  const kind = result.grade ? `${result.difficulty}${variant}` : variant.trim();
+  const cages = rules.cages ? ` and ${plural(rules.cages.length, 'cage')}` : '';
+  const graded = result.grade ? `, ${describeGrade(result.grade)}` : '';
+  say('ok', `${article(kind)} ${kind} puzzle with ${result.givens} givens${cages}${graded} ${again}.`);
 }
 
 function clearEntries() {
@@ -716,8 +716,6 @@ function init() {
     });
   }
   $('variant').addEventListener('change', () => {
-    // Variants are not graded, so they take no difficulty.
-    $('difficulty').disabled = $('variant').value !== 'classic';
     if (lastAction === 'generate') showCurl();
   });
   $('paste').addEventListener('keydown', (event) => {

@@ -8,16 +8,18 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 
-use super::board::{Board, ClassicPuzzle};
+use super::board::Board;
 use super::budget::{Budget, Exhausted};
 use super::generate::{self, GenerateError, Generated, Symmetry};
 use super::grid::{Grid, Shape};
-use super::logic::{self, Assumptions, Grade, Hint, Rating};
+use super::logic::{self, Assumptions, Candidates, Geometry, Grade, Hint, Rating};
 use super::marks::Marks;
 use super::puzzle::{Counted, Puzzle, Solution};
 use super::rules::Rules;
 use super::solver::{Found, Solver};
-use super::variant::{self, generate_variant, Variant, VariantPuzzle, VariantSolver};
+use super::variant::{
+    self, generate_variant, generate_variant_rated, Variant, VariantPuzzle, VariantSolver,
+};
 
 /// Why the engine could not do what was asked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -26,7 +28,7 @@ pub enum EngineError {
     #[error(transparent)]
     Exhausted(#[from] Exhausted),
     /// This operation does not cover this kind of puzzle (yet).
-    #[error("{operation} covers classic 9x9 puzzles (no cages, regions, diagonals or windows); this one is {found}")]
+    #[error("{operation} covers 9x9 puzzles (of every rule set); this one is {found}")]
     Unsupported {
         operation: &'static str,
         found: String,
@@ -85,30 +87,53 @@ impl Engine {
     }
 
     /// The puzzle's grade, with its solutions counted to 2 first (a puzzle without a
-    /// solution gets no grade). Classic puzzles only.
+    /// solution gets no grade). 9x9 puzzles of every rule set; other sizes are
+    /// [`EngineError::Unsupported`].
     pub fn grade(
         &mut self,
         puzzle: &Puzzle,
         budget: &Budget,
     ) -> Result<(Counted, Option<Grade>), EngineError> {
-        let classic = classic_of(puzzle, "grading")?;
-        let counted = self.count(puzzle, 2, budget)?;
-        let grade = if counted.count > 0 {
-            // Uniqueness techniques are sound only with exactly one solution.
-            let assume = Assumptions {
-                uniqueness: counted.is_unique(),
-            };
-            Some(logic::grade::grade_with(classic, &assume, None, budget)?)
-        } else {
-            None
+        let classic = puzzle.as_classic();
+        let variant = match classic {
+            Some(_) => None,
+            None => Some(Geometry::for_rules(puzzle.rules()).ok_or_else(|| {
+                EngineError::Unsupported {
+                    operation: "grading",
+                    found: puzzle.kind(),
+                }
+            })?),
         };
-        Ok((counted, grade))
+        let counted = self.count(puzzle, 2, budget)?;
+        if counted.count == 0 {
+            return Ok((counted, None));
+        }
+        // Uniqueness techniques are sound only with exactly one solution.
+        let assume = Assumptions {
+            uniqueness: counted.is_unique(),
+        };
+        let grade = match (classic, &variant) {
+            (Some(classic), _) => logic::grade::grade_with(classic, &assume, None, budget)?,
+            (None, Some(geometry)) => {
+                let board = Board::from_grid(puzzle.grid())
+                    .unwrap_or_else(|| unreachable!("a geometry is built for 9x9 only"));
+                logic::grade::grade_marks(
+                    Candidates::with_geometry(&board, geometry),
+                    &assume,
+                    None,
+                    budget,
+                )?
+            }
+            (None, None) => unreachable!("a non-classic puzzle has its geometry"),
+        };
+        Ok((counted, Some(grade)))
     }
 
     /// What to tell a player looking at `board`, a position of the puzzle `givens` (the
     /// board itself when the original is not known) under `rules`: the logic engine's
-    /// techniques for classic 9x9 puzzles, singles over the rules' pencil marks for every
-    /// other size and rule set.
+    /// techniques on 9x9 boards of every rule set (the band solver finds a classic one's
+    /// solution, the general solver a variant's), singles over the rules' pencil marks on
+    /// other sizes.
     pub fn hint(
         &mut self,
         board: &Grid,
@@ -139,10 +164,11 @@ impl Engine {
         )?)
     }
 
-    /// The pencil marks of `board` under `rules`: for a classic 9x9 board the logic
-    /// engine's, after its elimination techniques too with `with_techniques`; for every
-    /// other size and rule set the basic marks (houses, cages and cage sums), whatever
-    /// `with_techniques` says ([`Marks::techniques_applied`] tells which).
+    /// The pencil marks of `board` under `rules`. Without `with_techniques`, the basic marks
+    /// of every house and cage (with cage sums); with it, on a 9x9 board of any rule set, the
+    /// logic engine's marks after its elimination techniques (a Killer's cage techniques
+    /// among them). Other sizes get the basic marks either way
+    /// ([`Marks::techniques_applied`] tells which).
     pub fn candidates(
         &mut self,
         board: &Grid,
@@ -150,37 +176,44 @@ impl Engine {
         with_techniques: bool,
         budget: &Budget,
     ) -> Result<Marks, Exhausted> {
-        match Board::from_grid(board).filter(|_| rules.is_classic()) {
-            Some(board) => {
-                let marks = logic::candidates(&board, with_techniques, budget)?;
-                Ok(Marks::of_candidates(&marks, with_techniques))
+        let Some(compact) = Board::from_grid(board) else {
+            return Marks::basic(board, rules, budget);
+        };
+        if rules.is_classic() {
+            let marks = logic::candidates(&compact, Geometry::classic(), with_techniques, budget)?;
+            return Ok(Marks::of_candidates(&marks, with_techniques));
+        }
+        match Geometry::for_rules(rules).filter(|_| with_techniques) {
+            Some(geometry) => {
+                let marks = logic::candidates(&compact, &geometry, true, budget)?;
+                Ok(Marks::of_candidates(&marks, true))
             }
             None => Marks::basic(board, rules, budget),
         }
     }
 
-    /// A new classic puzzle with one solution whose SE rating is in `ratings` (a level's
-    /// band: [`Difficulty::ratings`]), determined by `seed` and `symmetry`.
+    /// A new puzzle with one solution whose rating is in `ratings` (a level's band:
+    /// [`Difficulty::ratings`](super::logic::Difficulty::ratings)): classic when `variant`
+    /// is `None`, else a 9x9 puzzle of that variant; determined by `seed` and `symmetry`
+    /// (Killer puzzles have no givens, so no symmetry).
     pub fn generate(
         &mut self,
+        variant: Option<Variant>,
         ratings: RangeInclusive<Rating>,
         seed: u64,
         symmetry: Symmetry,
         budget: &Budget,
     ) -> Result<Generated, EngineError> {
-        Ok(generate::generate_rated(
-            ratings,
-            seed,
-            symmetry,
-            &mut self.classic,
-            budget,
-        )?)
+        Ok(match variant {
+            None => generate::generate_rated(ratings, seed, symmetry, &mut self.classic, budget)?,
+            Some(variant) => {
+                generate_variant_rated(variant, ratings, seed, symmetry, &mut self.general, budget)?
+            }
+        })
     }
-}
 
-impl Engine {
-    /// A new puzzle of `variant` with one solution under its rules, determined by `seed`
-    /// and `symmetry` (Killer puzzles have no givens, so no symmetry).
+    /// A new puzzle of `variant` with one solution under its rules, minimal but not graded,
+    /// determined by `seed` and `symmetry` (Killer puzzles have no givens, so no symmetry).
     pub fn generate_variant(
         &mut self,
         variant: Variant,
@@ -207,16 +240,6 @@ fn counted_of(found: Found) -> Counted {
         second: solution(found.second),
         stats: found.stats,
     }
-}
-
-fn classic_of<'a>(
-    puzzle: &'a Puzzle,
-    operation: &'static str,
-) -> Result<&'a ClassicPuzzle, EngineError> {
-    puzzle.as_classic().ok_or_else(|| EngineError::Unsupported {
-        operation,
-        found: puzzle.kind(),
-    })
 }
 
 /// Both boards as classic boards, when they are 9x9 under classic rules.
@@ -271,10 +294,10 @@ mod tests {
     }
 
     #[test]
-    fn classic_only_operations_say_so_for_other_puzzles() {
+    fn nine_by_nine_only_operations_say_so_for_other_sizes() {
         let mut engine = Engine::new();
         let killer = Puzzle::with_cages(
-            Grid::from_line(&".".repeat(81)).unwrap(),
+            Grid::from_line(&".".repeat(16)).unwrap(),
             vec![Cage {
                 sum: 3,
                 cells: vec![(0, 0), (0, 1)],
@@ -284,8 +307,7 @@ mod tests {
         let err = engine.grade(&killer, &Budget::unlimited()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "grading covers classic 9x9 puzzles (no cages, regions, diagonals or windows); \
-             this one is 9x9 Killer"
+            "grading covers 9x9 puzzles (of every rule set); this one is 4x4 Killer"
         );
         let four = Grid::from_line(&".".repeat(16)).unwrap();
         let marks = engine

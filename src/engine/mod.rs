@@ -33,6 +33,7 @@ pub mod logic;
 pub mod marks;
 pub mod play;
 pub mod puzzle;
+pub mod random;
 pub mod regions;
 pub mod rules;
 pub mod solver;

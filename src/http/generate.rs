@@ -199,39 +199,22 @@ fn tenths(value: Option<f64>, name: &str) -> Result<u16, Problem> {
     }
 }
 
-/// What to generate: a variant puzzle (not graded yet), or a classic one in a rating range.
+/// What to generate: a puzzle of a variant (classic: `None`) in a rating range, or a
+/// variant's minimal puzzle without a grade (no level asked for).
 enum Wanted {
-    Variant(Variant),
-    Rated(RangeInclusive<Rating>),
+    Rated(Option<Variant>, RangeInclusive<Rating>),
+    Unrated(Variant),
 }
 
 /// The variant asked for; `None` for classic.
 fn wanted_variant(request: &GenerateRequest) -> Result<Option<Variant>, Problem> {
     let mut variants = vec![("classic", None)];
     variants.extend(Variant::ALL.map(|v| (v.name(), Some(v))));
-    let variant = one_of(
+    one_of(
         "variant",
         request.variant.as_deref().unwrap_or("classic"),
         &variants,
-    )?;
-    if let Some(v) = variant {
-        for (sent, field) in [
-            (request.difficulty.is_some(), "difficulty"),
-            (request.rating.is_some(), "rating"),
-        ] {
-            if sent {
-                return Err(Problem::Unsupported {
-                    detail: format!(
-                        "{field} is graded for classic puzzles only so far; omit it to get a \
-                         {} puzzle with one solution (minimal: no given can be removed)",
-                        v.name()
-                    ),
-                    pointer: Some(format!("/{field}")),
-                });
-            }
-        }
-    }
-    Ok(variant)
+    )
 }
 
 async fn answer(
@@ -241,9 +224,11 @@ async fn answer(
     source: Source,
 ) -> Result<GenerateResponse, Problem> {
     let variant = wanted_variant(&request)?;
+    let leveled = request.difficulty.is_some() || request.rating.is_some();
     let wanted = match variant {
-        Some(variant) => Wanted::Variant(variant),
-        None => Wanted::Rated(wanted_ratings(&request, source)?),
+        // A variant without a level: its minimal puzzle, as fast as it comes.
+        Some(variant) if !leveled => Wanted::Unrated(variant),
+        _ => Wanted::Rated(variant, wanted_ratings(&request, source)?),
     };
     let symmetry = one_of(
         "symmetry",
@@ -262,18 +247,16 @@ async fn answer(
     let timed = app
         .pool
         .run_generation(client, move |engine, budget| match wanted {
-            Wanted::Variant(variant) => engine
+            Wanted::Unrated(variant) => engine
                 .generate_variant(variant, seed, symmetry, budget)
                 .map(|made| (made.puzzle, made.solution, None)),
-            Wanted::Rated(ratings) => {
-                engine
-                    .generate(ratings, seed, symmetry, budget)
-                    .map(|made| {
-                        let puzzle = Puzzle::classic(made.puzzle)
-                            .unwrap_or_else(|_| unreachable!("a generated puzzle has no clash"));
-                        (puzzle, made.solution.grid().clone(), Some(made.grade))
-                    })
-            }
+            Wanted::Rated(variant, ratings) => engine
+                .generate(variant, ratings, seed, symmetry, budget)
+                .map(|made| {
+                    let puzzle = Puzzle::new(made.puzzle, made.rules)
+                        .unwrap_or_else(|_| unreachable!("a generated puzzle has no clash"));
+                    (puzzle, made.solution.grid().clone(), Some(made.grade))
+                }),
         })
         .await?;
     let (puzzle, solution, grade) = timed.value?;

@@ -795,9 +795,10 @@ pub struct CandidatesResponse {
     pub id: String,
     /// One list per row, each cell the digits still possible there (empty for a filled cell).
     pub candidates: Vec<Vec<Vec<u8>>>,
-    /// Whether the elimination techniques were applied: as asked on a classic 9x9 board,
-    /// except one that clashes (marks resting on a wrong digit would mislead); other sizes
-    /// and rule sets get the basic marks (houses, cages and cage sums).
+    /// Whether the elimination techniques were applied: as asked on a 9x9 board of any rule
+    /// set (a Killer's cage techniques among them), except one that clashes (marks resting
+    /// on a wrong digit would mislead); other sizes get the basic marks (houses, cages and
+    /// cage sums).
     pub techniques: bool,
     /// The board's repeats, when it has any: the marks are given beside them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -812,6 +813,8 @@ pub struct GenerateRequest {
     #[serde(default)]
     pub variant: Option<String>,
     /// A level: `easy`, `medium`, `hard`, `expert`, `master` or `extreme` (any case).
+    /// Required for classic puzzles (or `rating`); a variant without either gets its
+    /// minimal puzzle, not graded.
     #[serde(default)]
     pub difficulty: Option<String>,
     /// Instead of a level, a range of SE ratings: `{"min": 6.5, "max": 7.5}` (either end may
@@ -838,7 +841,7 @@ pub struct GenerateResponse {
     pub variant: &'static str,
     pub puzzle: BoardText,
     pub solution: BoardText,
-    /// The level (classic puzzles: variants are not graded yet).
+    /// The level (absent for a variant generated without one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub difficulty: Option<&'static str>,
     pub seed: u64,

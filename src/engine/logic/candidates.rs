@@ -68,20 +68,28 @@ pub(crate) fn subsets(of: u16, size: u32) -> impl Iterator<Item = u16> {
 /// needs a separate "and is empty" check. An empty cell with no marks is a contradiction, which
 /// [`Candidates::has_contradiction`] reports; nothing here panics on one.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Candidates {
+pub struct Candidates<'g> {
     board: Board,
     marks: [u16; CELLS],
     /// `cells_with[d]`: the empty cells that still have digit `d + 1`.
     cells_with: [CellSet; SIZE],
-    geometry: &'static Geometry,
+    geometry: &'g Geometry,
 }
 
-impl Candidates {
-    /// The marks left after the basic eliminations: every filled cell removes its digit from
-    /// its row, column and box. A board that breaks the rules is accepted; its clashing cells
-    /// simply leave some peers without marks.
-    pub fn new(board: &Board) -> Candidates {
-        let geometry = Geometry::classic();
+impl Candidates<'static> {
+    /// The marks of a classic board left after the basic eliminations: every filled cell
+    /// removes its digit from its row, column and box. A board that breaks the rules is
+    /// accepted; its clashing cells simply leave some peers without marks.
+    pub fn new(board: &Board) -> Candidates<'static> {
+        Candidates::with_geometry(board, Geometry::classic())
+    }
+}
+
+impl<'g> Candidates<'g> {
+    /// The marks of `board` under the houses and cages of `geometry` after the basic
+    /// eliminations (every filled cell removes its digit from its peers). Cage sums are not
+    /// applied here: they are the cage techniques' steps, so a hint can explain them.
+    pub fn with_geometry(board: &Board, geometry: &'g Geometry) -> Candidates<'g> {
         let mut marks = [ALL_DIGITS; CELLS];
         for (pos, _) in board.givens() {
             marks[pos.index()] = 0;
@@ -106,7 +114,7 @@ impl Candidates {
     }
 
     /// The same filled cells with other pencil marks (for reasoning on a changed copy).
-    pub(crate) fn with_marks(&self, marks: &[u16; CELLS]) -> Candidates {
+    pub(crate) fn with_marks(&self, marks: &[u16; CELLS]) -> Candidates<'g> {
         let mut cells_with = [CellSet::EMPTY; SIZE];
         for (i, &mask) in marks.iter().enumerate() {
             for d in indices_of(mask) {
@@ -122,7 +130,7 @@ impl Candidates {
     }
 
     /// The units and peers these marks live in.
-    pub fn geometry(&self) -> &'static Geometry {
+    pub fn geometry(&self) -> &'g Geometry {
         self.geometry
     }
 
@@ -162,7 +170,8 @@ impl Candidates {
     }
 
     /// True when the position cannot be completed: an empty cell has no candidate, a digit
-    /// is placed twice in a unit, or a digit missing from a unit has no cell left there.
+    /// is placed twice in a house or cage, a digit missing from a house has no cell left
+    /// there, or a cage's digits exceed (or, filled, miss) its sum.
     /// Sound techniques never cause this on a solvable grid, so it means the grid was already
     /// wrong.
     pub fn has_contradiction(&self) -> bool {
@@ -178,6 +187,20 @@ impl Candidates {
                     seen |= self.marks[i] | digit;
                 }
                 repeated != 0 || seen != ALL_DIGITS
+            })
+            || self.geometry.cages().iter().any(|cage| {
+                let (mut placed, mut repeated, mut sum, mut open) = (0u16, 0u16, 0, 0);
+                for i in cage.cells.iter() {
+                    match self.board.get(Cell::from_index(i)) {
+                        Some(digit) => {
+                            repeated |= placed & bit(digit);
+                            placed |= bit(digit);
+                            sum += u32::from(digit.get());
+                        }
+                        None => open += 1,
+                    }
+                }
+                repeated != 0 || sum > cage.sum || (open == 0 && sum != cage.sum)
             })
     }
 
@@ -279,7 +302,7 @@ impl Candidates {
     }
 }
 
-impl fmt::Debug for Candidates {
+impl fmt::Debug for Candidates<'_> {
     /// One line per row, each cell as its digit or its marks in braces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in 0..SIZE {

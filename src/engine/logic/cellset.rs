@@ -57,19 +57,6 @@ impl CellSet {
         self.0 & !other.0 == 0
     }
 
-    pub(crate) const fn union(self, other: CellSet) -> CellSet {
-        CellSet(self.0 | other.0)
-    }
-
-    pub(crate) const fn intersect(self, other: CellSet) -> CellSet {
-        CellSet(self.0 & other.0)
-    }
-
-    /// The complement, usable in constant tables.
-    pub(crate) const fn not_const(self) -> CellSet {
-        CellSet(!self.0 & ALL_BITS)
-    }
-
     /// One pencil mark of `digit` in each cell, in reading order: how a pattern's eliminations
     /// of a single digit are listed.
     pub(crate) fn marks_of(self, digit: Digit) -> Vec<(Cell, Digit)> {

@@ -7,54 +7,38 @@
 //! so a later step may still need the full pattern.
 
 use crate::engine::grid::Cell;
-use crate::engine::validate::UnitKind;
 
 use super::candidates::{digit, digits_of, indices_of, subsets, Candidates, ALL_DIGITS};
 use super::cellset::CellSet;
 use super::intersections::locked_sets;
-use super::singles::{place, BOXES_COLUMNS_ROWS};
+use super::singles::place;
 use super::text::{list, places_within};
 use super::{Step, Technique};
 
-/// The unit ranges of the classic geometry: rows, columns, boxes.
-pub(crate) const ROWS: std::ops::Range<usize> = 0..9;
-pub(crate) const COLUMNS: std::ops::Range<usize> = 9..18;
-pub(crate) const BOXES: std::ops::Range<usize> = 18..27;
-
-/// The four box/line pairings in SE's order: boxes pointing into columns, into rows, then
-/// columns and rows claiming boxes.
-pub(crate) const LOCKING_PASSES: [(std::ops::Range<usize>, std::ops::Range<usize>); 4] = [
-    (BOXES, COLUMNS),
-    (BOXES, ROWS),
-    (COLUMNS, BOXES),
-    (ROWS, BOXES),
-];
-
-/// Pointing or claiming that leaves a digit one place in a unit of the first kind:
-/// direct pointing (1.7) when the first unit is a box, direct claiming (1.9) otherwise.
-/// Classic geometry only (it is about boxes).
+/// Pointing or claiming that leaves a digit one place in a house of the first kind:
+/// direct pointing (1.7) when the first house is box-like, direct claiming (1.9) otherwise.
 pub fn locking(marks: &Candidates) -> Option<Step> {
     let g = marks.geometry();
-    locked_sets(marks).find_map(|(d, k1, k2, _)| {
-        let first_kind = if BOXES.contains(&k1) {
-            BOXES
-        } else if ROWS.contains(&k1) {
-            ROWS
-        } else {
-            COLUMNS
-        };
-        let (k3, pos) = first_kind.filter(|&k3| k3 != k1).find_map(|k3| {
-            if (g.set_of(k3) & g.set_of(k2)).is_empty() {
-                return None;
-            }
-            let others = marks.places_in(k3, d);
-            let left = others - g.set_of(k2);
-            (others.len() >= 2 && left.len() == 1)
-                .then(|| (k3, Cell::from_index(left.first().unwrap_or(0))))
-        })?;
+    locked_sets(marks).find_map(|(pass, d, k1, k2, _)| {
+        let (first, _) = &g.locking_passes()[pass];
+        let (k3, pos) = first
+            .iter()
+            .copied()
+            .filter(|&k3| k3 != k1)
+            .find_map(|k3| {
+                // The digit leaves the second house outside the first.
+                let cleared = g.set_of(k2) - g.set_of(k1);
+                if (g.set_of(k3) & cleared).is_empty() {
+                    return None;
+                }
+                let others = marks.places_in(k3, d);
+                let left = others - cleared;
+                (others.len() >= 2 && left.len() == 1)
+                    .then(|| (k3, Cell::from_index(left.first().unwrap_or(0))))
+            })?;
         let (u1, u2, u3) = (g.unit(k1), g.unit(k2), g.unit(k3));
         let digit = digit(d);
-        let (technique, rating) = if u1.kind == UnitKind::Box {
+        let (technique, rating) = if g.is_box_like(k1) {
             (Technique::DirectPointing, 17)
         } else {
             (Technique::DirectClaiming, 19)
@@ -77,7 +61,7 @@ pub fn locking(marks: &Candidates) -> Option<Step> {
 /// the unit with one place. Units: boxes, columns, rows; digit sets in ascending order.
 pub fn hidden_set(marks: &Candidates, size: u32) -> Option<Step> {
     let g = marks.geometry();
-    for k in BOXES_COLUMNS_ROWS {
+    for &k in g.scan_order() {
         if marks.empty_in(k) <= size {
             continue;
         }

@@ -37,12 +37,9 @@ impl Fish {
 /// Calls `visit` with every fish of `size` lines (2-4) in SE's order (columns as the base,
 /// then rows; line sets ascending; digits ascending) until it returns true. SE only looks at
 /// base lines with two or more places and digits with at least `2 * size` places open.
-/// Classic geometry (rows and columns).
+/// Rows and columns are houses in every rule set, so fish hold in every variant.
 pub(crate) fn fishes(marks: &Candidates, size: u32, mut visit: impl FnMut(Fish) -> bool) {
     let g = marks.geometry();
-    if !g.is_classic() {
-        return;
-    }
     let open: [bool; SIZE] =
         std::array::from_fn(|d| marks.placed_count(d) + 2 * size <= SIZE as u32);
     for (base_kind, base_offset, cover_offset) in [(UnitKind::Column, 9, 0), (UnitKind::Row, 0, 9)]

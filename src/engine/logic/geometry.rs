@@ -1,47 +1,244 @@
-//! Which cells belong together: the units (houses) of a rule set and the peers of each cell.
+//! Which cells belong together: the houses of a rule set, its Killer cages, and the peers of
+//! each cell.
 //!
 //! Every technique reads the grid's shape from a [`Geometry`] value instead of assuming rows,
-//! columns and boxes, so that rule sets with more or other units (two diagonals, four extra
-//! windows, irregular regions) can reuse the same logic with another table. Only the classic
-//! table exists today; techniques that depend on boxes as such (pointing and claiming,
-//! uniqueness patterns) say so where they use [`Geometry::is_classic`].
+//! columns and boxes, so one logic engine serves classic Sudoku and the 9x9 variants: Sudoku
+//! X (two diagonal houses), Hyper (four window houses), Jigsaw (regions in place of the
+//! boxes) and Killer (cages: cells that see each other and add up to a sum). Houses are
+//! numbered the same way in every geometry: rows 0-8, columns 9-17, boxes or regions 18-26,
+//! then the diagonals and windows the rules add. Cages are not houses (a digit need not
+//! appear in one), so they have their own list; they do make their cells peers.
+//!
+//! The classic table is built once ([`Geometry::classic`]); a variant's table is built per
+//! puzzle ([`Geometry::for_rules`]) and borrowed by the [`Candidates`](super::Candidates) of
+//! that puzzle, so no request leaves anything behind.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::LazyLock;
 
 use crate::engine::board::{CELLS, SIZE};
+use crate::engine::grid::{Cell, Shape};
+use crate::engine::rules::Rules;
 use crate::engine::validate::{Unit, UnitKind};
 
 use super::cellset::CellSet;
 
-/// The units of a rule set and the derived per-cell tables.
+/// Houses one cell can be in: its row, column, box or region, both diagonals (the centre)
+/// and one window.
+const MAX_CELL_HOUSES: usize = 6;
+
+/// The houses of the classic geometry: rows 0-8, columns 9-17, boxes 18-26.
+pub(crate) const ROWS: std::ops::Range<usize> = 0..9;
+pub(crate) const COLUMNS: std::ops::Range<usize> = 9..18;
+pub(crate) const BOXES: std::ops::Range<usize> = 18..27;
+/// Where the houses a variant adds (diagonals, windows) start.
+const EXTRAS: usize = 27;
+
+/// A Killer cage as the logic engine sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct CageArea {
+    /// The cage as named in explanations (`cage 3`).
+    pub(crate) unit: Unit,
+    pub(crate) cells: CellSet,
+    pub(crate) sum: u32,
+}
+
+/// A union of houses the rule of 45 reasons about: one house, up to four neighbouring rows
+/// or columns, or two neighbouring boxes; with the cages it holds wholly, the cages it shares
+/// with the rest of the grid, and its cells in no cage.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Area {
+    pub(crate) houses: Vec<usize>,
+    pub(crate) cells: CellSet,
+    pub(crate) inside: Vec<usize>,
+    pub(crate) partial: Vec<usize>,
+    pub(crate) uncovered: CellSet,
+    /// "row 1", "rows 1-3", "boxes 4 and 5".
+    pub(crate) name: String,
+}
+
+/// Most neighbouring lines an area unites.
+const MAX_AREA_LINES: usize = 4;
+
+/// One pass of locked candidates: every house of `first` against every house of `second`.
+pub(crate) type LockingPass = (Vec<usize>, Vec<usize>);
+
+/// The houses and cages of a rule set and the derived per-cell tables.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
-    /// The cells of each unit, in the unit's own reading order.
-    unit_cells: &'static [[u8; SIZE]],
+    /// Distinguishes tables that are built at different times (caches key on it); equal
+    /// tables built twice have different ids, which only costs a cache miss.
+    id: u64,
+    /// The cells of each house, in the house's own reading order.
+    unit_cells: Vec<[u8; SIZE]>,
     /// The same cells as sets.
-    unit_sets: &'static [CellSet],
-    /// What each unit is called, for explanations.
-    units: &'static [Unit],
-    /// The other cells that share a unit with each cell.
-    peers: &'static [CellSet; CELLS],
-    /// Bit `k` set when the cell is in unit `k`.
-    cell_units: &'static [u32; CELLS],
-    /// True for plain rows, columns and boxes.
+    unit_sets: Vec<CellSet>,
+    /// What each house is called, for explanations.
+    units: Vec<Unit>,
+    /// The other cells that share a house or a cage with each cell.
+    peers: Box<[CellSet; CELLS]>,
+    /// Bit `k` set when the cell is in house `k`.
+    cell_units: Box<[u64; CELLS]>,
+    /// The houses of each cell in the order chains visit them: box or region, row, column,
+    /// then diagonals and windows; `cell_house_count` of them are used.
+    cell_houses: Box<[[u8; MAX_CELL_HOUSES]; CELLS]>,
+    cell_house_count: Box<[u8; CELLS]>,
+    /// The houses in the order SE scans them for singles and subsets: boxes, columns, rows,
+    /// then the extra houses.
+    scan_order: Vec<usize>,
+    /// Locked-candidates passes in SE's order (boxes into columns, into rows, columns and
+    /// rows into boxes), then the extra houses against all others.
+    locking_passes: Vec<LockingPass>,
+    cages: Vec<CageArea>,
+    /// The areas of the rule of 45 (none without cages).
+    areas: Vec<Area>,
+    /// The cage (index into `cages`) holding each cell.
+    cage_of: Box<[Option<u8>; CELLS]>,
+    /// Boxes are the plain 3x3 boxes (not Jigsaw regions), so box/line groupings apply.
+    standard_boxes: bool,
+    /// Only rows, columns and boxes.
     classic: bool,
 }
 
-/// Number of units of classic Sudoku: 9 rows, then 9 columns, then 9 boxes.
-pub(crate) const CLASSIC_UNITS: usize = 27;
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+static CLASSIC: LazyLock<Geometry> = LazyLock::new(|| {
+    Geometry::build(&Rules::classic(Shape::NINE), 0).expect("the classic rules are 9x9")
+});
 
 impl Geometry {
-    /// Plain Sudoku: units 0-8 are the rows, 9-17 the columns, 18-26 the boxes.
+    /// Plain Sudoku: houses 0-8 are the rows, 9-17 the columns, 18-26 the boxes.
     pub fn classic() -> &'static Geometry {
         &CLASSIC
     }
 
+    /// The geometry of a 9x9 puzzle under `rules` (any combination of regions, diagonals,
+    /// windows and cages); `None` for other sizes, which the logic engine does not cover.
+    pub fn for_rules(rules: &Rules) -> Option<Geometry> {
+        Geometry::build(rules, NEXT_ID.fetch_add(1, Ordering::Relaxed))
+    }
+
+    fn build(rules: &Rules, id: u64) -> Option<Geometry> {
+        if rules.shape() != Shape::NINE {
+            return None;
+        }
+        let index = |cell: Cell| cell.row() * SIZE + cell.col();
+        let units: Vec<Unit> = rules.houses().collect();
+        let unit_cells: Vec<[u8; SIZE]> = units
+            .iter()
+            .map(|&unit| {
+                let cells = rules.cells_of(unit);
+                std::array::from_fn(|i| index(cells[i]) as u8)
+            })
+            .collect();
+        let unit_sets: Vec<CellSet> = unit_cells
+            .iter()
+            .map(|cells| cells.iter().map(|&c| c as usize).collect())
+            .collect();
+        let cages: Vec<CageArea> = rules
+            .cages()
+            .cages()
+            .iter()
+            .enumerate()
+            .map(|(i, cage)| CageArea {
+                unit: Unit {
+                    kind: UnitKind::Cage,
+                    index: i,
+                },
+                cells: cage.cells().iter().map(|&c| index(c)).collect(),
+                sum: cage.sum(),
+            })
+            .collect();
+        let mut cage_of = Box::new([None; CELLS]);
+        for (k, cage) in cages.iter().enumerate() {
+            for c in cage.cells.iter() {
+                cage_of[c] = Some(k as u8);
+            }
+        }
+        let mut cell_units = Box::new([0u64; CELLS]);
+        for (k, set) in unit_sets.iter().enumerate() {
+            for c in set.iter() {
+                cell_units[c] |= 1 << k;
+            }
+        }
+        let mut peers = Box::new([CellSet::EMPTY; CELLS]);
+        for (c, peer) in peers.iter_mut().enumerate() {
+            for (k, set) in unit_sets.iter().enumerate() {
+                if cell_units[c] >> k & 1 != 0 {
+                    *peer |= *set;
+                }
+            }
+            if let Some(k) = cage_of[c] {
+                *peer |= cages[usize::from(k)].cells;
+            }
+            peer.remove(c);
+        }
+        let mut cell_houses = Box::new([[0u8; MAX_CELL_HOUSES]; CELLS]);
+        let mut cell_house_count = Box::new([0u8; CELLS]);
+        for c in 0..CELLS {
+            let order = [BOXES, ROWS, COLUMNS, EXTRAS..units.len()];
+            let houses = order
+                .into_iter()
+                .flatten()
+                .filter(|&k| cell_units[c] >> k & 1 != 0);
+            for (slot, k) in houses.enumerate() {
+                cell_houses[c][slot] = k as u8;
+                cell_house_count[c] = slot as u8 + 1;
+            }
+        }
+        let extras: Vec<usize> = (EXTRAS..units.len()).collect();
+        let scan_order: Vec<usize> = [BOXES, COLUMNS, ROWS]
+            .into_iter()
+            .flatten()
+            .chain(extras.iter().copied())
+            .collect();
+        let mut locking_passes: Vec<LockingPass> = vec![
+            (BOXES.collect(), COLUMNS.collect()),
+            (BOXES.collect(), ROWS.collect()),
+            (COLUMNS.collect(), BOXES.collect()),
+            (ROWS.collect(), BOXES.collect()),
+        ];
+        if !extras.is_empty() {
+            locking_passes.push((extras.clone(), (0..units.len()).collect()));
+            locking_passes.push(((0..EXTRAS).collect(), extras));
+        }
+        let standard_boxes = rules.regions().is_none();
+        let classic = rules.is_classic();
+        let areas = if cages.is_empty() {
+            Vec::new()
+        } else {
+            areas(&units, &unit_sets, &cages, standard_boxes)
+        };
+        Some(Geometry {
+            id,
+            unit_cells,
+            unit_sets,
+            units,
+            peers,
+            cell_units,
+            cell_houses,
+            cell_house_count,
+            scan_order,
+            locking_passes,
+            cages,
+            areas,
+            cage_of,
+            standard_boxes,
+            classic,
+        })
+    }
+
+    /// Tells tables apart for caches (see the field).
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Number of houses.
     pub(crate) fn unit_count(&self) -> usize {
         self.unit_cells.len()
     }
 
-    /// The cells of unit `k` in the unit's reading order.
+    /// The cells of house `k` in the house's reading order.
     pub(crate) fn cells_of(&self, k: usize) -> &[u8; SIZE] {
         &self.unit_cells[k]
     }
@@ -54,11 +251,21 @@ impl Geometry {
         self.units[k]
     }
 
+    /// True for houses a player scans like a box (boxes, Jigsaw regions, Hyper windows)
+    /// rather than like a line (rows, columns, diagonals); SE rates a box's singles and
+    /// pointing lower than a line's.
+    pub(crate) fn is_box_like(&self, k: usize) -> bool {
+        matches!(
+            self.units[k].kind,
+            UnitKind::Box | UnitKind::Region | UnitKind::Window
+        )
+    }
+
     pub(crate) fn peers(&self, cell: usize) -> CellSet {
         self.peers[cell]
     }
 
-    /// True when two different cells share a unit.
+    /// True when two different cells share a house or a cage.
     pub(crate) fn sees(&self, a: usize, b: usize) -> bool {
         self.peers[a].contains(b)
     }
@@ -71,20 +278,58 @@ impl Geometry {
             - cells
     }
 
-    /// The units holding all of `cells`, as a bit mask over unit indices (all units for no
-    /// cells).
-    pub(crate) fn units_holding(&self, cells: CellSet) -> u32 {
+    /// The houses holding all of `cells`, as a bit mask over house indices (all houses for
+    /// no cells).
+    pub(crate) fn units_holding(&self, cells: CellSet) -> u64 {
         cells
             .iter()
-            .fold(u32::MAX, |acc, c| acc & self.cell_units[c])
+            .fold(u64::MAX, |acc, c| acc & self.cell_units[c])
     }
 
-    /// A unit holding all of `cells`, preferring the order rows, columns, boxes; `None` when
-    /// they are spread over several units (or `cells` is empty).
+    /// A house holding all of `cells`, preferring the order rows, columns, boxes, extras;
+    /// `None` when they are spread over several houses (or `cells` is empty).
     pub(crate) fn shared_unit(&self, cells: CellSet) -> Option<usize> {
         cells.first()?;
         let common = self.units_holding(cells);
         (common != 0).then(|| common.trailing_zeros() as usize)
+    }
+
+    /// The houses of `cell` in the order chains visit them: box or region, row, column,
+    /// then diagonals and windows.
+    pub(crate) fn houses_of(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        self.cell_houses[cell][..usize::from(self.cell_house_count[cell])]
+            .iter()
+            .map(|&k| usize::from(k))
+    }
+
+    /// Every house in SE's scanning order for singles and subsets.
+    pub(crate) fn scan_order(&self) -> &[usize] {
+        &self.scan_order
+    }
+
+    /// The locked-candidates passes, in SE's order.
+    pub(crate) fn locking_passes(&self) -> &[LockingPass] {
+        &self.locking_passes
+    }
+
+    /// The Killer cages (none without cages).
+    pub(crate) fn cages(&self) -> &[CageArea] {
+        &self.cages
+    }
+
+    /// The areas the rule of 45 looks at, singles houses first (none without cages).
+    pub(crate) fn areas(&self) -> &[Area] {
+        &self.areas
+    }
+
+    /// The cage holding `cell`, as an index into [`cages`](Self::cages).
+    pub(crate) fn cage_of(&self, cell: usize) -> Option<usize> {
+        self.cage_of[cell].map(usize::from)
+    }
+
+    /// True when houses 18-26 are the plain 3x3 boxes (every geometry but Jigsaw's).
+    pub(crate) fn has_standard_boxes(&self) -> bool {
+        self.standard_boxes
     }
 
     /// True for the classic rows, columns and boxes.
@@ -93,122 +338,66 @@ impl Geometry {
     }
 }
 
-/// Classic unit `k` (rows, then columns, then boxes) with its kind and index.
-pub(crate) const fn classic_unit(k: usize) -> Unit {
-    let kind = match k / SIZE {
-        0 => UnitKind::Row,
-        1 => UnitKind::Column,
-        _ => UnitKind::Box,
-    };
-    Unit {
-        kind,
-        index: k % SIZE,
-    }
-}
-
-const fn classic_cells() -> [[u8; SIZE]; CLASSIC_UNITS] {
-    let mut units = [[0u8; SIZE]; CLASSIC_UNITS];
-    let mut k = 0;
-    while k < SIZE {
-        let mut i = 0;
-        while i < SIZE {
-            units[k][i] = (k * SIZE + i) as u8;
-            units[SIZE + k][i] = (i * SIZE + k) as u8;
-            let row = (k / 3) * 3 + i / 3;
-            let col = (k % 3) * 3 + i % 3;
-            units[2 * SIZE + k][i] = (row * SIZE + col) as u8;
-            i += 1;
-        }
-        k += 1;
-    }
-    units
-}
-
-const CLASSIC_CELLS: [[u8; SIZE]; CLASSIC_UNITS] = classic_cells();
-
-const fn classic_sets() -> [CellSet; CLASSIC_UNITS] {
-    let mut sets = [CellSet::EMPTY; CLASSIC_UNITS];
-    let mut k = 0;
-    while k < CLASSIC_UNITS {
-        let mut i = 0;
-        while i < SIZE {
-            sets[k] = sets[k].union(CellSet::single(CLASSIC_CELLS[k][i] as usize));
-            i += 1;
-        }
-        k += 1;
-    }
-    sets
-}
-
-const CLASSIC_SETS: [CellSet; CLASSIC_UNITS] = classic_sets();
-
-const fn classic_cell_units() -> [u32; CELLS] {
-    let mut out = [0u32; CELLS];
-    let mut k = 0;
-    while k < CLASSIC_UNITS {
-        let mut i = 0;
-        while i < SIZE {
-            out[CLASSIC_CELLS[k][i] as usize] |= 1 << k;
-            i += 1;
-        }
-        k += 1;
-    }
-    out
-}
-
-const CLASSIC_CELL_UNITS: [u32; CELLS] = classic_cell_units();
-
-const fn classic_peers() -> [CellSet; CELLS] {
-    let mut peers = [CellSet::EMPTY; CELLS];
-    let mut c = 0;
-    while c < CELLS {
-        let mut k = 0;
-        while k < CLASSIC_UNITS {
-            if CLASSIC_CELL_UNITS[c] >> k & 1 != 0 {
-                peers[c] = peers[c].union(CLASSIC_SETS[k]);
+/// The rule of 45's areas: every house, then 2 to [`MAX_AREA_LINES`] neighbouring rows and
+/// columns, then (plain boxes only) two neighbouring boxes side by side or one above the
+/// other.
+fn areas(units: &[Unit], sets: &[CellSet], cages: &[CageArea], standard_boxes: bool) -> Vec<Area> {
+    let mut groups: Vec<(Vec<usize>, String)> = (0..units.len())
+        .map(|k| (vec![k], units[k].to_string()))
+        .collect();
+    for (lines, kind) in [(ROWS, UnitKind::Row), (COLUMNS, UnitKind::Column)] {
+        for len in 2..=MAX_AREA_LINES {
+            for first in 0..=SIZE - len {
+                let houses: Vec<usize> = (lines.start + first..lines.start + first + len).collect();
+                let name = format!("{} {}-{}", kind.plural(), first + 1, first + len);
+                groups.push((houses, name));
             }
-            k += 1;
         }
-        peers[c] = peers[c].intersect(CellSet::single(c).not_const());
-        c += 1;
     }
-    peers
-}
-
-const fn classic_units() -> [Unit; CLASSIC_UNITS] {
-    let mut units = [classic_unit(0); CLASSIC_UNITS];
-    let mut k = 0;
-    while k < CLASSIC_UNITS {
-        units[k] = classic_unit(k);
-        k += 1;
+    if standard_boxes {
+        let pairs = (0..SIZE)
+            .filter(|b| b % 3 < 2)
+            .map(|b| (b, b + 1))
+            .chain((0..6).map(|b| (b, b + 3)));
+        for (a, b) in pairs {
+            let name = format!("boxes {} and {}", a + 1, b + 1);
+            groups.push((vec![BOXES.start + a, BOXES.start + b], name));
+        }
     }
-    units
+    groups
+        .into_iter()
+        .map(|(houses, name)| {
+            let cells = houses.iter().fold(CellSet::EMPTY, |acc, &k| acc | sets[k]);
+            let touching = |c: &&CageArea| !(c.cells & cells).is_empty();
+            let inside = (0..cages.len())
+                .filter(|&i| touching(&&cages[i]) && cages[i].cells.is_subset(cells))
+                .collect();
+            let partial = (0..cages.len())
+                .filter(|&i| touching(&&cages[i]) && !cages[i].cells.is_subset(cells))
+                .collect();
+            let covered = cages.iter().fold(CellSet::EMPTY, |acc, c| acc | c.cells);
+            Area {
+                houses,
+                cells,
+                inside,
+                partial,
+                uncovered: cells - covered,
+                name,
+            }
+        })
+        .collect()
 }
-
-static CLASSIC_PEERS: [CellSet; CELLS] = classic_peers();
-static CLASSIC_UNIT_LIST: [Unit; CLASSIC_UNITS] = classic_units();
-static CLASSIC_UNIT_CELLS: [[u8; SIZE]; CLASSIC_UNITS] = CLASSIC_CELLS;
-static CLASSIC_UNIT_SETS: [CellSet; CLASSIC_UNITS] = CLASSIC_SETS;
-static CLASSIC_CELL_UNIT_MASKS: [u32; CELLS] = CLASSIC_CELL_UNITS;
-
-static CLASSIC: Geometry = Geometry {
-    unit_cells: &CLASSIC_UNIT_CELLS,
-    unit_sets: &CLASSIC_UNIT_SETS,
-    units: &CLASSIC_UNIT_LIST,
-    peers: &CLASSIC_PEERS,
-    cell_units: &CLASSIC_CELL_UNIT_MASKS,
-    classic: true,
-};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::grid::{Cell, Shape};
+    use crate::engine::rules::{Cage, RuleSpec};
 
     #[test]
     fn classic_tables_match_units_and_peers() {
         let g = Geometry::classic();
         assert_eq!(g.unit_count(), 27);
+        assert!(g.is_classic() && g.has_standard_boxes());
         for k in 0..27 {
             let expected: Vec<usize> = g.unit(k).cells_in(Shape::NINE).map(Cell::index).collect();
             let got: Vec<usize> = g.cells_of(k).iter().map(|&i| i as usize).collect();
@@ -218,11 +407,80 @@ mod tests {
         for c in 0..81 {
             assert_eq!(g.peers(c).len(), 20);
             assert!(!g.peers(c).contains(c));
+            let houses: Vec<usize> = g.houses_of(c).collect();
+            let (r, col) = (c / 9, c % 9);
+            assert_eq!(houses, [18 + (r / 3) * 3 + col / 3, r, 9 + col]);
         }
         let row_pair: CellSet = [0, 5].into_iter().collect();
         assert_eq!(g.shared_unit(row_pair), Some(0));
         let box_pair: CellSet = [0, 10].into_iter().collect();
         assert_eq!(g.shared_unit(box_pair), Some(18));
         assert_eq!(g.common_peers(row_pair).len(), 7);
+        let order: Vec<usize> = g.scan_order().to_vec();
+        assert_eq!(&order[..3], [18, 19, 20]);
+        assert_eq!(&order[24..], [6, 7, 8]);
+        assert_eq!(g.locking_passes().len(), 4);
+        assert!(g.cages().is_empty());
+    }
+
+    #[test]
+    fn variant_houses_and_cages_make_peers() {
+        let rules = Rules::new(
+            Shape::NINE,
+            RuleSpec {
+                diagonals: true,
+                windows: true,
+                cages: vec![Cage {
+                    sum: 10,
+                    cells: vec![(0, 0), (0, 1), (1, 1), (2, 1)],
+                }],
+                ..RuleSpec::default()
+            },
+        )
+        .unwrap();
+        let g = Geometry::for_rules(&rules).unwrap();
+        assert!(!g.is_classic() && g.has_standard_boxes());
+        assert_eq!(g.unit_count(), 27 + 2 + 4);
+        assert_eq!(g.unit(27).kind, UnitKind::Diagonal);
+        assert_eq!(g.unit(29).kind, UnitKind::Window);
+        // The centre is on both diagonals and in no window.
+        assert_eq!(g.houses_of(40).collect::<Vec<_>>(), [22, 4, 13, 27, 28]);
+        // r2c2 is on the main diagonal and in window 1.
+        assert_eq!(g.houses_of(10).collect::<Vec<_>>(), [18, 1, 10, 27, 29]);
+        assert!(g.sees(0, 80), "the main diagonal");
+        assert!(g.sees(10, 30), "window 1 holds r2c2 and r4c4");
+        // The cage makes r3c2 a peer of r1c1 (they share a box anyway) and of r1c2.
+        let cage = &g.cages()[0];
+        assert_eq!((cage.sum, cage.cells.len()), (10, 4));
+        assert_eq!(g.cage_of(19), Some(0));
+        assert_eq!(g.cage_of(2), None);
+        assert_eq!(g.scan_order().len(), 33);
+        assert_eq!(&g.scan_order()[27..], [27, 28, 29, 30, 31, 32]);
+        assert_eq!(g.locking_passes().len(), 6);
+        assert!(g.is_box_like(29) && !g.is_box_like(27));
+        assert_eq!(g.shared_unit([0, 80].into_iter().collect()), Some(27));
+        assert_ne!(g.id(), Geometry::classic().id());
+    }
+
+    #[test]
+    fn jigsaw_regions_take_the_boxes_places() {
+        // Each region is a row: legal (nine connected cells), and easy to check.
+        let bands: Vec<Vec<Option<String>>> = (0..9)
+            .map(|r| (0..9).map(|_| Some(r.to_string())).collect())
+            .collect();
+        let rules = Rules::new(
+            Shape::NINE,
+            RuleSpec {
+                regions: Some(bands),
+                ..RuleSpec::default()
+            },
+        )
+        .unwrap();
+        let g = Geometry::for_rules(&rules).unwrap();
+        assert!(!g.has_standard_boxes() && !g.is_classic());
+        assert_eq!(g.unit(18).kind, UnitKind::Region);
+        assert_eq!(g.set_of(18), g.set_of(0), "region 1 is row 1");
+        assert_eq!(g.peers(0).len(), 16, "row and column only");
+        assert!(Geometry::for_rules(&Rules::classic(Shape::FOUR)).is_none());
     }
 }

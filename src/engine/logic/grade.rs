@@ -139,8 +139,17 @@ pub(crate) fn grade_with(
     stop_above: Option<Rating>,
     budget: &Budget,
 ) -> Result<Grade, Exhausted> {
+    grade_marks(Candidates::new(puzzle.board()), assume, stop_above, budget)
+}
+
+/// [`grade_with`] from the basic marks of any geometry's puzzle (a variant's).
+pub(crate) fn grade_marks(
+    mut marks: Candidates<'_>,
+    assume: &Assumptions,
+    stop_above: Option<Rating>,
+    budget: &Budget,
+) -> Result<Grade, Exhausted> {
     let cap = stop_above;
-    let mut marks = Candidates::new(puzzle.board());
     let mut counts = BTreeMap::new();
     let mut score = 0;
     let mut hardest: Option<(Rating, Technique)> = None;

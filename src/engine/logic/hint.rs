@@ -8,12 +8,12 @@ use std::fmt;
 
 use crate::engine::board::{classic_conflicts, Board, ClassicPuzzle};
 use crate::engine::budget::{Budget, Exhausted, Stop};
-use crate::engine::grid::{Cell, Digit};
+use crate::engine::grid::{Cell, Digit, Grid};
 use crate::engine::solver::Solver;
 use crate::engine::validate::Conflict;
 
 use super::text::capitalize;
-use super::{Assumptions, Candidates, Step};
+use super::{Assumptions, Candidates, Geometry, Step};
 
 /// What to tell a player about their board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,23 +135,41 @@ pub fn hint_with_givens(
         Ok(solution) => solution,
         Err(hint) => return Ok(hint),
     };
-    for (pos, entered) in board.givens() {
-        if let Some(correct) = truth.get(pos) {
-            if correct != entered {
-                return Ok(Hint::Mistake {
-                    pos,
-                    entered,
-                    correct,
-                });
-            }
-        }
+    next_hint(board, &truth, Geometry::classic(), budget)
+}
+
+/// The first filled cell of `board` (reading order) that disagrees with `truth`, the
+/// puzzle's one solution, as a hint.
+pub(crate) fn first_mistake(board: &Grid, truth: &Grid) -> Option<Hint> {
+    board.givens().find_map(|(pos, entered)| {
+        let correct = truth.get(pos)?;
+        (correct != entered).then_some(Hint::Mistake {
+            pos,
+            entered,
+            correct,
+        })
+    })
+}
+
+/// The hint for a 9x9 `board` of a puzzle whose one solution is `truth`, under the houses
+/// and cages of `geometry`: the first wrong entry, else solved, else the next deduction
+/// (with the elimination steps that make it visible), else a revealed cell. The board is
+/// known to be free of clashes.
+pub(crate) fn next_hint(
+    board: &Board,
+    truth: &Board,
+    geometry: &Geometry,
+    budget: &Budget,
+) -> Result<Hint, Exhausted> {
+    if let Some(mistake) = first_mistake(&board.to_grid(), &truth.to_grid()) {
+        return Ok(mistake);
     }
     if board.is_full() {
         return Ok(Hint::Solved);
     }
     // The puzzle has exactly one solution here, so uniqueness techniques are sound.
     let assume = Assumptions::unique();
-    let mut marks = Candidates::new(board);
+    let mut marks = Candidates::with_geometry(board, geometry);
     let mut setup = Vec::new();
     while let Some(step) = assume.next_step(&marks, budget)? {
         if !step.placements.is_empty() {

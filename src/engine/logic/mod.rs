@@ -32,6 +32,7 @@ pub mod geometry;
 pub mod grade;
 pub mod hint;
 mod intersections;
+mod killer;
 pub mod rating;
 mod search;
 mod singles;
@@ -49,6 +50,7 @@ use crate::engine::grid::{Cell, Digit};
 use crate::engine::validate::Unit;
 
 pub use candidates::Candidates;
+pub use geometry::Geometry;
 pub use grade::{grade, Difficulty, Grade};
 pub use hint::{hint, hint_with_givens, Hint};
 pub use rating::Rating;
@@ -149,10 +151,22 @@ pub enum Technique {
     DynamicForcingChain,
     /// Dynamic forcing chains that also use locked candidates, pairs and X-Wings on the way.
     DynamicForcingChainPlus,
-    /// Killer: a house's digits add up to the same total (45 on a 9x9 board), so the cages
-    /// inside it (an innie) or the cages covering it (an outie) leave one cell's digit.
-    /// Not on Sudoku Explainer's scale (it has no cages), so not in [`Technique::ALL`].
+    /// Killer: a cage's size and sum alone rule digits out (two cells adding up to 3 hold 1
+    /// and 2). Killer techniques are not Sudoku Explainer's (it has no cages), so they are in
+    /// [`Technique::KILLER`], not in [`Technique::ALL`]; `killer.rs` explains their values.
+    CageSum,
+    /// Killer: the ways of making a cage's sum with its cells' candidates rule digits out.
+    CageCombination,
+    /// Killer: a house's digits add up to the same total (45 on a 9x9 board), so the cells
+    /// of a house or of neighbouring houses outside the cages inside them (innies), or the
+    /// cells of the cages covering them that stick out (outies), add up to what is left.
     RuleOf45,
+    /// Killer: the rule of 45's innies (or outies) are part of one cage, so the rest of that
+    /// cage adds up to what is left of its sum.
+    CageSplit,
+    /// Killer: the cages mostly inside an area leave a few cells in it and stick out by a
+    /// few, so the innies' sum minus the outies' sum is known.
+    InnieOutieDifference,
 }
 
 impl Technique {
@@ -205,6 +219,15 @@ impl Technique {
         Technique::DynamicForcingChainPlus,
     ];
 
+    /// The Killer techniques, easiest first.
+    pub const KILLER: [Technique; 5] = [
+        Technique::CageSum,
+        Technique::CageCombination,
+        Technique::RuleOf45,
+        Technique::CageSplit,
+        Technique::InnieOutieDifference,
+    ];
+
     /// Stable snake_case name for wire formats and logs; never changes once published.
     pub const fn name(self) -> &'static str {
         match self {
@@ -253,13 +276,20 @@ impl Technique {
             Technique::RegionForcingChain => "region_forcing_chain",
             Technique::DynamicForcingChain => "dynamic_forcing_chain",
             Technique::DynamicForcingChainPlus => "dynamic_forcing_chain_plus",
+            Technique::CageSum => "cage_sum",
+            Technique::CageCombination => "cage_combination",
             Technique::RuleOf45 => "rule_of_45",
+            Technique::CageSplit => "cage_split",
+            Technique::InnieOutieDifference => "innie_outie_difference",
         }
     }
 
     /// The technique with this [`name`](Technique::name).
     pub fn from_name(name: &str) -> Option<Technique> {
-        Technique::ALL.into_iter().find(|t| t.name() == name)
+        Technique::ALL
+            .into_iter()
+            .chain(Technique::KILLER)
+            .find(|t| t.name() == name)
     }
 
     /// The lowest SE rating a step of this technique gets.
@@ -303,8 +333,11 @@ impl Technique {
             Technique::CellForcingChain | Technique::RegionForcingChain => 80,
             Technique::DynamicForcingChain => 85,
             Technique::DynamicForcingChainPlus => 90,
-            // Rated with the direct techniques: one sum, one cell.
-            Technique::RuleOf45 => 20,
+            // Placed on SE's scale as `killer.rs` explains.
+            Technique::CageSum => 13,
+            Technique::CageCombination | Technique::RuleOf45 => 20,
+            Technique::CageSplit => 26,
+            Technique::InnieOutieDifference => 28,
         };
         Rating::from_tenths(tenths)
     }
@@ -315,7 +348,7 @@ impl Technique {
         Difficulty::of_rating(self.base_rating())
     }
 
-    /// True for techniques that only remove pencil marks.
+    /// True for techniques that only remove pencil marks (the rule of 45 may place a digit).
     pub const fn eliminates_only(self) -> bool {
         !matches!(
             self,
@@ -326,6 +359,7 @@ impl Technique {
                 | Technique::DirectClaiming
                 | Technique::DirectHiddenPair
                 | Technique::DirectHiddenTriple
+                | Technique::RuleOf45
         )
     }
 }
@@ -426,12 +460,13 @@ pub fn next_step(marks: &Candidates, budget: &Budget) -> Result<Option<Step>, Ex
 /// careful player keeps in their marks (locked candidates, naked and hidden pairs and triples,
 /// X-Wing, Swordfish, XY-Wing) are applied until none changes anything, but no digit is
 /// placed: the result is what such a player's marks look like before the next cell is filled.
-pub fn candidates(
+pub fn candidates<'g>(
     board: &Board,
+    geometry: &'g Geometry,
     with_techniques: bool,
     budget: &Budget,
-) -> Result<Candidates, Exhausted> {
-    let mut marks = Candidates::new(board);
+) -> Result<Candidates<'g>, Exhausted> {
+    let mut marks = Candidates::with_geometry(board, geometry);
     if with_techniques {
         // Each step removes at least one of at most 729 marks, so this ends.
         while let Some(step) = search::pencil_mark_step(&marks, budget)? {
@@ -447,3 +482,5 @@ mod se_tests;
 mod test_support;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod variant_tests;

@@ -9,8 +9,8 @@
 use crate::engine::budget::{Budget, Exhausted};
 
 use super::{
-    als_wings, chains, direct, exclusion, fish, intersections, singles, strong_links, subsets,
-    uniqueness, wings, Candidates, Step,
+    als_wings, chains, direct, exclusion, fish, intersections, killer, singles, strong_links,
+    subsets, uniqueness, wings, Candidates, Step,
 };
 
 /// What a search may assume about the puzzle.
@@ -42,6 +42,8 @@ enum Finder {
     AlignedPair,
     AlignedTriple,
     Chains(chains::Level),
+    /// The Killer techniques rated at most this many tenths (see `killer.rs`).
+    Cages(u16),
 }
 
 /// Sukaku Explainer's default finders, in its order.
@@ -82,8 +84,34 @@ const SE_ORDER: [Finder; 34] = [
     Finder::Chains(chains::Level::DynamicPlus),
 ];
 
-/// The classic elimination techniques kept in a careful player's pencil marks.
-const PENCIL_MARKS: [Finder; 8] = [
+/// SE's order with the Killer techniques placed by their ratings: cage sums (1.3) after the
+/// hidden singles, combinations and single innies (2.0-2.2) before the naked singles, the
+/// rest of the cage steps (up to 2.8, then all) before locked candidates and pairs.
+const KILLER_ORDER: [Finder; 38] = with_cages(SE_ORDER);
+
+/// `order` with `Cages(limit)` after the finders at these positions.
+const CAGE_SLOTS: [(usize, u16); 4] = [(1, 15), (3, 22), (5, 28), (6, u16::MAX)];
+
+const fn with_cages(order: [Finder; 34]) -> [Finder; 38] {
+    let mut out = [Finder::FullHouse; 38];
+    let (mut i, mut o, mut slot) = (0, 0, 0);
+    while i < order.len() {
+        out[o] = order[i];
+        o += 1;
+        if slot < CAGE_SLOTS.len() && CAGE_SLOTS[slot].0 == i {
+            out[o] = Finder::Cages(CAGE_SLOTS[slot].1);
+            o += 1;
+            slot += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The classic elimination techniques kept in a careful player's pencil marks, after the
+/// cage techniques (which find nothing without cages).
+const PENCIL_MARKS: [Finder; 9] = [
+    Finder::Cages(u16::MAX),
     Finder::Locking,
     Finder::Naked(2),
     Finder::Fish(2),
@@ -116,6 +144,7 @@ impl Finder {
             Finder::StrongLinks(_) | Finder::UniqueLoops | Finder::Bug => 10,
             Finder::AlsWing(_) | Finder::AlignedPair => 20,
             Finder::AlignedTriple => 100,
+            Finder::Cages(_) => 20,
             Finder::Chains(level) => match level {
                 chains::Level::Static => 100,
                 chains::Level::Nishio => 300,
@@ -149,6 +178,7 @@ impl Finder {
             Finder::AlignedPair => exclusion::aligned_pair(marks),
             Finder::AlignedTriple => exclusion::aligned_triple(marks),
             Finder::Chains(level) => chains::find(marks, level),
+            Finder::Cages(max) => killer::find(marks, max),
         }
     }
 }
@@ -166,7 +196,12 @@ impl Assumptions {
         marks: &Candidates,
         budget: &Budget,
     ) -> Result<Option<Step>, Exhausted> {
-        first_step(&SE_ORDER, marks, self, budget)
+        let order: &[Finder] = if marks.geometry().cages().is_empty() {
+            &SE_ORDER
+        } else {
+            &KILLER_ORDER
+        };
+        first_step(order, marks, self, budget)
     }
 }
 
@@ -185,11 +220,45 @@ fn first_step(
     assume: &Assumptions,
     budget: &Budget,
 ) -> Result<Option<Step>, Exhausted> {
+    let caged = !marks.geometry().cages().is_empty();
     for finder in finders {
+        if matches!(finder, Finder::Cages(_)) && !caged {
+            continue;
+        }
         budget.charge(finder.cost())?;
         if let Some(step) = finder.find(marks, assume) {
             return Ok(Some(step));
         }
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_killer_order_is_se_order_with_the_cage_steps_by_rating() {
+        let named =
+            |order: &[Finder]| -> Vec<String> { order.iter().map(|f| format!("{f:?}")).collect() };
+        let without: Vec<Finder> = KILLER_ORDER
+            .into_iter()
+            .filter(|f| !matches!(f, Finder::Cages(_)))
+            .collect();
+        assert_eq!(named(&without), named(&SE_ORDER));
+        let before_each_cage: Vec<String> = KILLER_ORDER
+            .windows(2)
+            .filter(|w| matches!(w[1], Finder::Cages(_)))
+            .map(|w| format!("{:?} {:?}", w[0], w[1]))
+            .collect();
+        assert_eq!(
+            before_each_cage,
+            [
+                "HiddenSingle Cages(15)",
+                "DirectHidden(2) Cages(22)",
+                "DirectHidden(3) Cages(28)",
+                "Locking Cages(65535)"
+            ]
+        );
+    }
 }

@@ -11,25 +11,13 @@ use super::candidates::{digit, indices_of, Candidates};
 use super::text::capitalize;
 use super::{Step, Technique};
 
-/// Units in the order SE scans them for singles and subsets: boxes, then columns, then rows.
-pub(crate) const BOXES_COLUMNS_ROWS: [usize; 27] = {
-    let mut order = [0usize; 27];
-    let mut i = 0;
-    while i < 9 {
-        order[i] = 18 + i;
-        order[9 + i] = 9 + i;
-        order[18 + i] = i;
-        i += 1;
-    }
-    order
-};
-
-/// The last empty cell of a unit (boxes, columns, rows).
+/// The last empty cell of a house (boxes, columns, rows, then a variant's extra houses).
 pub fn full_house(marks: &Candidates) -> Option<Step> {
     single_place(marks, true)
 }
 
-/// A digit with exactly one place left in a unit: boxes (1.2), then columns and rows (1.5).
+/// A digit with exactly one place left in a house: boxes (1.2), then columns and rows
+/// (1.5), then a variant's extra houses (windows as boxes, diagonals as lines).
 pub fn hidden(marks: &Candidates) -> Option<Step> {
     single_place(marks, false)
 }
@@ -38,7 +26,7 @@ pub fn hidden(marks: &Candidates) -> Option<Step> {
 /// or among the others.
 fn single_place(marks: &Candidates, last_cell: bool) -> Option<Step> {
     let g = marks.geometry();
-    for k in BOXES_COLUMNS_ROWS {
+    for &k in g.scan_order() {
         if (marks.empty_in(k) == 1) != last_cell {
             continue;
         }
@@ -62,7 +50,7 @@ fn single_place(marks: &Candidates, last_cell: bool) -> Option<Step> {
                     ),
                 )
             } else {
-                let rating = if unit.kind == UnitKind::Box { 12 } else { 15 };
+                let rating = if g.is_box_like(k) { 12 } else { 15 };
                 Step::placing(
                     Technique::HiddenSingle,
                     rating,

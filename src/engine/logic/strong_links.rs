@@ -19,7 +19,7 @@ use crate::engine::grid::Cell;
 
 use super::candidates::{digit, Candidates};
 use super::cellset::CellSet;
-use super::direct::{BOXES, COLUMNS, ROWS};
+use super::geometry::{Geometry, BOXES, COLUMNS, ROWS};
 use super::rating::Difficulty;
 use super::text::list;
 use super::{Step, Technique};
@@ -89,8 +89,7 @@ fn links_in(marks: &Candidates, k: usize, d: usize, out: &mut Vec<Link>) {
     if count == 2 {
         let mut it = places.iter();
         let (a, b) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
-        let is_box = BOXES.contains(&k);
-        if is_box && (a / 9 == b / 9 || a % 9 == b % 9) {
+        if g.is_box_like(k) && (a / 9 == b / 9 || a % 9 == b % 9) {
             return; // the same link is found in the line
         }
         out.push(Link {
@@ -101,7 +100,8 @@ fn links_in(marks: &Candidates, k: usize, d: usize, out: &mut Vec<Link>) {
         });
         return;
     }
-    if !(3..=6).contains(&count) {
+    // Groups are line-box intersections: plain boxes and lines only.
+    if !(3..=6).contains(&count) || !g.has_standard_boxes() || k >= BOXES.end {
         return;
     }
     let grouped = |ends: [CellSet; 2]| Link {
@@ -193,12 +193,20 @@ fn links_in(marks: &Candidates, k: usize, d: usize, out: &mut Vec<Link>) {
 }
 
 /// The unit kinds and grouping of a chain decide its rating.
-fn difficulty(links: &[Link], base: u16) -> (Difficulty, bool, bool) {
+fn difficulty(g: &Geometry, links: &[Link], base: u16) -> (Difficulty, bool, bool) {
     let grouped = links.iter().any(|l| l.grouped);
-    let has_box = links.iter().any(|l| BOXES.contains(&l.unit));
+    let has_box = links.iter().any(|l| g.is_box_like(l.unit));
     let has_row = links.iter().any(|l| ROWS.contains(&l.unit));
     let has_column = links.iter().any(|l| COLUMNS.contains(&l.unit));
-    let mixed_lines = has_row && has_column;
+    // A diagonal is a third direction of line.
+    let has_diagonal = links
+        .iter()
+        .any(|l| !g.is_box_like(l.unit) && l.unit >= BOXES.end);
+    let mixed_lines = [has_row, has_column, has_diagonal]
+        .into_iter()
+        .filter(|&x| x)
+        .count()
+        >= 2;
     let steps = if grouped {
         3
     } else {
@@ -212,25 +220,23 @@ fn difficulty(links: &[Link], base: u16) -> (Difficulty, bool, bool) {
 }
 
 /// The best chain of `count` strong links (2-4) on any digit, by SE's order: easiest, then
-/// most eliminations. Classic geometry only (link grouping is about boxes).
+/// most eliminations. Every house has links of two places; grouped links need the plain
+/// boxes (line-box intersections).
 pub fn find(marks: &Candidates, count: usize) -> Option<Step> {
     let g = marks.geometry();
-    if !g.is_classic() {
-        return None;
-    }
     let base = match count {
         2 => 40,
         3 => 54,
         _ => 58,
     };
     let mut best: Option<(usize, Chain)> = None;
-    let masks: [u16; 81] = std::array::from_fn(|c| marks.mask(c));
+    let key = (g.id(), std::array::from_fn(|c| marks.mask(c)));
     GRAPHS.with(|cache| {
         let mut cache = cache.borrow_mut();
         // The 2-, 3- and 4-link searches of one step see the same marks: build once.
-        if cache.as_ref().is_none_or(|(key, _)| *key != masks) {
+        if cache.as_ref().is_none_or(|(cached, _)| *cached != key) {
             let graphs = (0..9).map(|d| DigitGraph::new(marks, d)).collect();
-            *cache = Some((masks, graphs));
+            *cache = Some((key, graphs));
         }
         let (_, graphs) = cache.as_ref().expect("just filled");
         for (d, digit_graph) in graphs.iter().enumerate() {
@@ -248,9 +254,12 @@ struct DigitGraph {
     next: Vec<Vec<(usize, usize)>>,
 }
 
+/// What the link graphs were built from: the geometry's id and the marks.
+type GraphKey = (u64, [u16; 81]);
+
 thread_local! {
-    /// The link graphs of the last marks searched, with those marks.
-    static GRAPHS: std::cell::RefCell<Option<([u16; 81], Vec<DigitGraph>)>> =
+    /// The link graphs of the last marks searched, with their key.
+    static GRAPHS: std::cell::RefCell<Option<(GraphKey, Vec<DigitGraph>)>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -258,10 +267,10 @@ impl DigitGraph {
     fn new(marks: &Candidates, d: usize) -> DigitGraph {
         let g = marks.geometry();
         let mut links = Vec::new();
-        for k in 0..27 {
+        for k in 0..g.unit_count() {
             links_in(marks, k, d, &mut links);
         }
-        let holding: Vec<u32> = (0..2 * links.len())
+        let holding: Vec<u64> = (0..2 * links.len())
             .map(|end| g.units_holding(links[end / 2].ends[end % 2]))
             .collect();
         let mut held_by: Vec<Vec<usize>> = vec![Vec::new(); g.unit_count()];
@@ -403,7 +412,7 @@ fn evaluate(
         return None;
     }
     let chain_links: Vec<Link> = path.iter().map(|&(l, _)| links[l]).collect();
-    let (difficulty, grouped, has_box) = difficulty(&chain_links, base);
+    let (difficulty, grouped, has_box) = difficulty(g, &chain_links, base);
     let technique = match (path.len(), grouped, has_box) {
         (2, true, _) => Technique::EmptyRectangle,
         (2, false, true) => Technique::TurbotFish,
@@ -420,12 +429,13 @@ fn evaluate(
     })
 }
 
-/// The unit SE names for a weak link: a column, else a row, else a box holding all cells.
+/// The house SE names for a weak link: a column, else a row, else a box (then a variant's
+/// extra houses) holding all cells.
 fn preferred_shared_unit(marks: &Candidates, cells: CellSet) -> Option<usize> {
     let g = marks.geometry();
     COLUMNS
         .chain(ROWS)
-        .chain(BOXES)
+        .chain(BOXES.start..g.unit_count())
         .find(|&u| cells.is_subset(g.set_of(u)))
 }
 

@@ -12,7 +12,6 @@ use super::candidates::{digit, digits_of, indices_of, subsets, Candidates};
 use super::cellset::CellSet;
 use super::direct::{hidden_cells, hidden_digits};
 use super::rating::Rating;
-use super::singles::BOXES_COLUMNS_ROWS;
 use super::text::{capitalize, cells_in_unit, list, places_within};
 use super::{Step, Technique};
 
@@ -64,7 +63,7 @@ impl Subset {
 /// twice `size` empty cells, and at cells with two or more candidates.
 pub(crate) fn naked_sets(marks: &Candidates, size: u32, mut visit: impl FnMut(Subset) -> bool) {
     let g = marks.geometry();
-    for k in BOXES_COLUMNS_ROWS {
+    for &k in marks.geometry().scan_order() {
         if marks.empty_in(k) < 2 * size {
             continue;
         }
@@ -92,7 +91,7 @@ pub(crate) fn naked_sets(marks: &Candidates, size: u32, mut visit: impl FnMut(Su
 /// Calls `visit` with every hidden set of `size` digits (2-4) in SE's order until it returns
 /// true. SE only looks where the unit has more than twice `size` empty cells.
 pub(crate) fn hidden_sets(marks: &Candidates, size: u32, mut visit: impl FnMut(Subset) -> bool) {
-    for k in BOXES_COLUMNS_ROWS {
+    for &k in marks.geometry().scan_order() {
         if marks.empty_in(k) <= 2 * size {
             continue;
         }

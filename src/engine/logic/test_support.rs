@@ -10,8 +10,14 @@ pub(super) fn grade(puzzle: &ClassicPuzzle) -> Grade {
     super::grade(puzzle, &mut Solver::new(), &Budget::unlimited()).unwrap()
 }
 
-pub(super) fn candidates(board: &Board, with_techniques: bool) -> Candidates {
-    super::candidates(board, with_techniques, &Budget::unlimited()).unwrap()
+pub(super) fn candidates(board: &Board, with_techniques: bool) -> Candidates<'static> {
+    super::candidates(
+        board,
+        Geometry::classic(),
+        with_techniques,
+        &Budget::unlimited(),
+    )
+    .unwrap()
 }
 
 pub(super) fn hint(board: &Board, solver: &mut Solver) -> Hint {

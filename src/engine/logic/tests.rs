@@ -19,7 +19,7 @@ fn d(value: u8) -> Digit {
     Digit::new(value).unwrap()
 }
 
-fn open_grid() -> Candidates {
+fn open_grid() -> Candidates<'static> {
     Candidates::new(&Board::empty())
 }
 

@@ -19,13 +19,17 @@
 //! a puzzle with several solutions. Deterministic: the same variant, seed and symmetry give
 //! the same puzzle on every platform.
 
-use super::killer::{random_full_grid, random_killer_within, SplitMix64};
+use std::ops::RangeInclusive;
+
+use super::killer::{generate_killer, random_full_grid, random_killer_within};
 use super::solver::VariantSolver;
-use crate::engine::board::{CELLS, SIZE};
+use crate::engine::board::{Board, CELLS, SIZE};
 use crate::engine::budget::{Budget, Exhausted};
-use crate::engine::generate::Symmetry;
-use crate::engine::grid::{Cell, Grid, Shape};
+use crate::engine::generate::{generate_for, minimal, GenerateError, Generated, Symmetry, Target};
+use crate::engine::grid::{Grid, Shape};
+use crate::engine::logic::{Geometry, Rating};
 use crate::engine::puzzle::{Counted, Puzzle};
+use crate::engine::random::SplitMix64;
 use crate::engine::regions::Regions;
 use crate::engine::rules::{RuleSpec, Rules};
 
@@ -71,7 +75,12 @@ const DRAW_WORK: u64 = 5_000;
 /// Successful region trades for a Jigsaw layout: enough that few boxes survive intact.
 const JIGSAW_TRADES: usize = 60;
 
-/// A puzzle of `variant` for `seed`; see the module docs.
+/// Each variant its own stream: the same seed does not give every variant the same grid.
+fn stream(variant: Variant, seed: u64) -> u64 {
+    seed ^ (variant as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// A puzzle of `variant` for `seed`, minimal but not graded; see the module docs.
 pub fn generate_variant(
     variant: Variant,
     seed: u64,
@@ -79,45 +88,116 @@ pub fn generate_variant(
     solver: &mut VariantSolver,
     budget: &Budget,
 ) -> Result<VariantPuzzle, Exhausted> {
-    // Each variant its own stream: the same seed does not give every variant the same grid.
-    let mut rng = SplitMix64::new(seed ^ (variant as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let (solution, rules) = match variant {
-        Variant::Killer => {
-            let killer = random_killer_within(seed, budget)?;
-            let puzzle = killer.puzzle();
-            return Ok(VariantPuzzle {
-                puzzle,
-                solution: killer.solution,
-            });
+    if variant == Variant::Killer {
+        let killer = random_killer_within(seed, budget)?;
+        return Ok(VariantPuzzle {
+            puzzle: killer.puzzle(),
+            solution: killer.solution,
+        });
+    }
+    let mut rng = SplitMix64::new(stream(variant, seed));
+    let mut target = VariantTarget::new(variant, solver);
+    let grid = target.new_grid(&mut rng, budget)?;
+    let (givens, _) = minimal(&grid, symmetry, &mut rng, &mut target, budget)?;
+    let puzzle = Puzzle::new(givens.to_grid(), target.rules)
+        .unwrap_or_else(|_| unreachable!("a subset of a valid grid has no conflicts"));
+    Ok(VariantPuzzle {
+        puzzle,
+        solution: grid.to_grid(),
+    })
+}
+
+/// A puzzle of `variant` whose rating is in `range`, determined by `seed` and `symmetry`:
+/// X, Hyper and Jigsaw puzzles by the classic method (carve, then put givens back or move
+/// them, see [`crate::engine::generate`]), Killer puzzles by their cages
+/// ([`super::killer::generate_killer`]). Never a puzzle outside the range.
+pub fn generate_variant_rated(
+    variant: Variant,
+    range: RangeInclusive<Rating>,
+    seed: u64,
+    symmetry: Symmetry,
+    solver: &mut VariantSolver,
+    budget: &Budget,
+) -> Result<Generated, GenerateError> {
+    match variant {
+        Variant::Killer => generate_killer(range, seed, solver, budget),
+        _ => generate_for(
+            &mut VariantTarget::new(variant, solver),
+            range,
+            stream(variant, seed),
+            symmetry,
+            budget,
+        ),
+    }
+}
+
+/// X, Hyper or Jigsaw as a generation [`Target`]: the general solver counts, the logic
+/// engine grades under the variant's houses.
+struct VariantTarget<'a> {
+    variant: Variant,
+    solver: &'a mut VariantSolver,
+    rules: Rules,
+    geometry: Geometry,
+}
+
+impl<'a> VariantTarget<'a> {
+    fn new(variant: Variant, solver: &'a mut VariantSolver) -> VariantTarget<'a> {
+        let rules = Rules::new(
+            Shape::NINE,
+            RuleSpec {
+                diagonals: variant == Variant::X,
+                windows: variant == Variant::Hyper,
+                ..RuleSpec::default()
+            },
+        )
+        .unwrap_or_else(|_| unreachable!("diagonals and windows fit a 9x9 grid"));
+        let geometry = Geometry::for_rules(&rules).unwrap_or_else(|| unreachable!("9x9"));
+        VariantTarget {
+            variant,
+            solver,
+            rules,
+            geometry,
         }
-        Variant::X | Variant::Hyper => {
-            let rules = Rules::new(
-                Shape::NINE,
-                RuleSpec {
-                    diagonals: variant == Variant::X,
-                    windows: variant == Variant::Hyper,
-                    ..RuleSpec::default()
-                },
-            )
-            .unwrap_or_else(|_| unreachable!("diagonals and windows fit a 9x9 grid"));
-            (full_grid(&rules, &mut rng, solver, budget)?, rules)
-        }
-        Variant::Jigsaw => {
-            let grid = random_full_grid(&mut rng);
-            let regions = random_regions(&grid, &mut rng);
-            let rules = Rules::new(
-                Shape::NINE,
-                RuleSpec {
-                    regions: Some(regions.to_rows().iter().map(|r| labels(r)).collect()),
-                    ..RuleSpec::default()
-                },
-            )
-            .unwrap_or_else(|_| unreachable!("the traded regions were checked"));
-            (grid, rules)
-        }
-    };
-    let puzzle = carve(&solution, &rules, symmetry, &mut rng, solver, budget)?;
-    Ok(VariantPuzzle { puzzle, solution })
+    }
+}
+
+impl Target for VariantTarget<'_> {
+    fn new_grid(&mut self, rng: &mut SplitMix64, budget: &Budget) -> Result<Board, Exhausted> {
+        let grid = match self.variant {
+            Variant::Jigsaw => {
+                let grid = random_full_grid(rng);
+                let regions = random_regions(&grid, rng);
+                self.rules = Rules::new(
+                    Shape::NINE,
+                    RuleSpec {
+                        regions: Some(regions.to_rows().iter().map(|r| labels(r)).collect()),
+                        ..RuleSpec::default()
+                    },
+                )
+                .unwrap_or_else(|_| unreachable!("the traded regions were checked"));
+                self.geometry =
+                    Geometry::for_rules(&self.rules).unwrap_or_else(|| unreachable!("9x9"));
+                grid
+            }
+            _ => full_grid(&self.rules, rng, self.solver, budget)?,
+        };
+        Ok(Board::from_grid(&grid).unwrap_or_else(|| unreachable!("a 9x9 grid")))
+    }
+
+    fn is_unique(&mut self, givens: &Board, budget: &Budget) -> Result<bool, Exhausted> {
+        let Ok(puzzle) = Puzzle::new(givens.to_grid(), self.rules.clone()) else {
+            return Ok(false);
+        };
+        Ok(self.solver.count_solutions(&puzzle, 2, budget)?.count == 1)
+    }
+
+    fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    fn rules(&self) -> Rules {
+        self.rules.clone()
+    }
 }
 
 /// One label per character of a row.
@@ -212,46 +292,10 @@ fn random_regions(grid: &Grid, rng: &mut SplitMix64) -> Regions {
     regions_of(&region).unwrap_or_else(|_| unreachable!("every kept trade was checked"))
 }
 
-/// `solution` with givens removed in a shuffled order (in pairs with rotational symmetry)
-/// while the puzzle keeps exactly one solution under `rules`.
-fn carve(
-    solution: &Grid,
-    rules: &Rules,
-    symmetry: Symmetry,
-    rng: &mut SplitMix64,
-    solver: &mut VariantSolver,
-    budget: &Budget,
-) -> Result<Puzzle, Exhausted> {
-    let mut order: Vec<usize> = (0..CELLS).collect();
-    rng.shuffle(&mut order);
-    let mut grid = solution.clone();
-    for index in order {
-        let twin = CELLS - 1 - index;
-        let cells: Vec<Cell> = match symmetry {
-            Symmetry::None => vec![Shape::NINE.cell_at(index)],
-            Symmetry::Rotational if twin < index => continue,
-            Symmetry::Rotational => vec![Shape::NINE.cell_at(index), Shape::NINE.cell_at(twin)],
-        };
-        if cells.iter().all(|&c| grid.get(c).is_none()) {
-            continue;
-        }
-        let mut fewer = grid.clone();
-        for &cell in &cells {
-            let _ = fewer.set(cell, None);
-        }
-        let puzzle = Puzzle::new(fewer.clone(), rules.clone())
-            .unwrap_or_else(|_| unreachable!("a subset of a valid grid has no conflicts"));
-        if solver.count_solutions(&puzzle, 2, budget)?.count == 1 {
-            grid = fewer;
-        }
-    }
-    Ok(Puzzle::new(grid, rules.clone())
-        .unwrap_or_else(|_| unreachable!("a subset of a valid grid has no conflicts")))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::grid::Cell;
     use crate::engine::validate::conflicts;
 
     fn make(variant: Variant, seed: u64, symmetry: Symmetry) -> VariantPuzzle {

@@ -1,18 +1,22 @@
-//! Hints for every size and rule set the logic engine does not cover (other sizes, Killer,
+//! Hints for every size and rule set the classic path does not take (other sizes, Killer,
 //! X, Hyper, Jigsaw), in the same [`Hint`] shape as the classic ones.
 //!
 //! The order is the classic one: a repeated digit first, then (with one solution) the first
-//! wrong entry, then a step, then a revealed cell. The steps are the singles every player of
-//! every variant uses, over the basic pencil marks of the rules ([`Marks::basic`]: every
-//! house and cage, with cage sums): a hidden single (a digit with one place left in a house)
-//! before a naked single (a cell with one digit left), then for Killer puzzles the rule of
-//! 45 (a house's cages leave one cell's digit). When none applies, the empty cell with the
-//! fewest marks is revealed from the solution.
+//! wrong entry, then a step, then a revealed cell. On a 9x9 board of any rule set the step is
+//! the logic engine's (its geometry holds the variant's houses and cages, and its Killer
+//! techniques the cage sums). Other sizes get the singles every player of every variant uses,
+//! over the basic pencil marks of the rules ([`Marks::basic`]: every house and cage, with
+//! cage sums): a hidden single (a digit with one place left in a house) before a naked single
+//! (a cell with one digit left), then for Killer puzzles the rule of 45 (a house's cages leave
+//! one cell's digit). When none applies, the empty cell with the fewest marks is revealed
+//! from the solution.
 
 use super::solver::VariantSolver;
+use crate::engine::board::Board;
 use crate::engine::budget::{Budget, Exhausted};
 use crate::engine::grid::{Cell, Digit, Grid};
-use crate::engine::logic::hint::the_solution;
+use crate::engine::logic::hint::{first_mistake, next_hint, the_solution};
+use crate::engine::logic::Geometry;
 use crate::engine::logic::{Hint, Step, Technique};
 use crate::engine::marks::Marks;
 use crate::engine::puzzle::{Puzzle, PuzzleError};
@@ -47,16 +51,16 @@ pub fn hint(
         Ok(solution) => solution,
         Err(hint) => return Ok(hint),
     };
-    for (cell, entered) in board.givens() {
-        if let Some(correct) = truth.grid().get(cell) {
-            if correct != entered {
-                return Ok(Hint::Mistake {
-                    pos: cell,
-                    entered,
-                    correct,
-                });
-            }
-        }
+    // A 9x9 board of any rule set gets the logic engine's techniques.
+    if let (Some(geometry), Some(compact), Some(solution)) = (
+        Geometry::for_rules(rules),
+        Board::from_grid(board),
+        Board::from_grid(truth.grid()),
+    ) {
+        return next_hint(&compact, &solution, &geometry, budget);
+    }
+    if let Some(mistake) = first_mistake(board, truth.grid()) {
+        return Ok(mistake);
     }
     if board.is_full() {
         return Ok(Hint::Solved);

@@ -1,4 +1,5 @@
-//! A seeded generator of classic 9x9 Killer puzzles with no givens, for tests and benchmarks.
+//! Seeded generators of 9x9 Killer puzzles: [`random_killer`] (no givens, any difficulty: for
+//! tests, benchmarks and `/generate` without a level) and [`generate_killer`] (at a rating).
 //!
 //! # How
 //! 1. A full grid: the band solver's answer for the empty board, shuffled by validity-keeping
@@ -10,13 +11,24 @@
 //!    Splitting only ever adds information, and all-singleton cages are the grid itself, so
 //!    this ends, in practice after a few splits.
 //!
-//! Deterministic: the same seed gives the same puzzle on every platform.
+//! For a level, [`generate_killer`] then merges cages (harder) or adds givens (easier) until
+//! the rating is in range; see there. Deterministic: the same seed gives the same puzzle on
+//! every platform.
 
 use super::solver::VariantSolver;
 use crate::engine::board::{Board, ClassicPuzzle, CELLS, SIZE};
+use std::ops::RangeInclusive;
+
 use crate::engine::budget::{Budget, Exhausted};
+use crate::engine::generate::{
+    checked_range, fit, run_attempts, stop_for, Fit, GenerateError, Generated,
+};
 use crate::engine::grid::{Grid, Shape};
+use crate::engine::logic::grade::grade_marks;
+use crate::engine::logic::{Assumptions, Candidates, Geometry, Grade, Rating};
 use crate::engine::puzzle::Puzzle;
+use crate::engine::puzzle::Solution;
+use crate::engine::random::SplitMix64;
 use crate::engine::rules::{Cage, Cages, Rules};
 use crate::engine::solver::Solver;
 
@@ -39,37 +51,6 @@ impl Killer {
     }
 }
 
-/// splitmix64 (Steele, Lea and Flood): tiny, fast and good enough for shuffling.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` by multiply-shift; 0 when `n` is 0.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-
-    /// Fisher-Yates.
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
-}
-
 /// An empty 9x9 grid with `cages`: an empty grid has no conflicts, so this cannot fail.
 fn empty_killer(cages: Cages) -> Puzzle {
     Puzzle::new(Grid::empty(Shape::NINE), Rules::killer(cages))
@@ -85,27 +66,36 @@ pub fn random_killer(seed: u64) -> Killer {
 /// [`random_killer`], charging every uniqueness check to `budget`.
 pub fn random_killer_within(seed: u64, budget: &Budget) -> Result<Killer, Exhausted> {
     let mut rng = SplitMix64::new(seed);
-    let grid = random_full_grid(&mut rng);
+    draw_killer(&mut rng, &USUAL_SIZES, &mut VariantSolver::new(), budget)
+}
+
+/// Cage sizes by draw: `sizes[rng.below(20)]`. The usual mix is weighted towards cages of
+/// 3-5 cells, like published killers (about 30 cages).
+const USUAL_SIZES: [usize; 20] = [1, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5];
+
+/// A unique killer: a random grid and partition (`sizes` as in [`USUAL_SIZES`]), cages split
+/// until one solution remains (see the module docs).
+fn draw_killer(
+    rng: &mut SplitMix64,
+    sizes: &[usize; 20],
+    solver: &mut VariantSolver,
+    budget: &Budget,
+) -> Result<Killer, Exhausted> {
+    let grid = random_full_grid(rng);
     let digits = grid.raw().to_vec();
-    let mut cages = random_partition(&digits, &mut rng);
-    let mut solver = VariantSolver::new();
+    let mut cages = random_partition(&digits, sizes, rng);
     let mut splits = 0;
     loop {
         let validated = to_cages(&cages, &digits);
-        let puzzle = empty_killer(validated.clone());
-        let check = budget.trial(CHECK_BUDGET);
-        let counted = solver.count_solutions(&puzzle, 2, &check);
-        budget.absorb(&check)?;
-        let other = match counted {
-            Ok(counted) if counted.count == 1 => {
+        let other = match unique_or_other(&validated, &Grid::empty(Shape::NINE), solver, budget)? {
+            None => {
                 return Ok(Killer {
                     cages: validated,
                     solution: grid,
                     splits,
                 })
             }
-            Ok(counted) => counted.second.map(|s| s.grid().raw().to_vec()),
-            Err(_) => None,
+            Some(other) => other,
         };
         // A cell where another solution differs, in the largest such cage (so that cage
         // sizes stay even); any multi-cell cage if the check gave up.
@@ -126,6 +116,241 @@ pub fn random_killer_within(seed: u64, budget: &Budget) -> Result<Killer, Exhaus
         split(&mut cages, at);
         splits += 1;
     }
+}
+
+/// `None` when the cages have exactly one solution; otherwise `Some` of a second solution's
+/// digits (`None` inside when the check ran out of its trial budget, which counts as "not
+/// unique"). Deadlines and cancellations are errors.
+fn unique_or_other(
+    cages: &Cages,
+    givens: &Grid,
+    solver: &mut VariantSolver,
+    budget: &Budget,
+) -> Result<Option<Option<Vec<u8>>>, Exhausted> {
+    let puzzle = Puzzle::new(givens.clone(), Rules::killer(cages.clone()))
+        .unwrap_or_else(|_| unreachable!("givens from the solution obey its cages"));
+    let check = budget.trial(CHECK_BUDGET);
+    let counted = solver.count_solutions(&puzzle, 2, &check);
+    budget.absorb(&check)?;
+    Ok(match counted {
+        Ok(counted) if counted.count == 1 => None,
+        Ok(counted) => Some(counted.second.map(|s| s.grid().raw().to_vec())),
+        Err(_) => Some(None),
+    })
+}
+
+/// About how many cages a killer at least this hard has (fewer cages, less information),
+/// read off the ratings of drawn killers: the merges of a draw aim here before it is rated.
+fn cages_for(min: Rating) -> usize {
+    match min.tenths() {
+        0..=25 => CELLS,
+        26..=40 => 28,
+        41..=59 => 24,
+        60..=89 => 23,
+        _ => 23,
+    }
+}
+
+/// Most cells a merged cage may have.
+const MAX_MERGED: usize = 7;
+/// Merges (towards harder) or splits (towards easier) tried on one drawn killer.
+const MOVES_PER_DRAW: u32 = 48;
+/// Killers rated per call at most, whatever the budget.
+const MAX_KILLER_RATINGS: u32 = 2_000;
+
+/// A Killer puzzle (no givens, or a few at the hardest levels) whose rating is in `range`,
+/// determined by `seed`:
+///
+/// 1. a unique killer is drawn ([`draw_killer`], larger cages when the range starts at
+///    `hard` or above) and rated, stopping as soon as a step shows it is too hard;
+/// 2. too easy: two neighbouring cages whose digits differ are merged (fewer, larger cages
+///    say less), kept when the killer stays unique and its rating does not drop;
+/// 3. too hard: a given from the solution is put in (a small step easier, and still
+///    unique), kept while the rating stays above the range;
+/// 4. still off target after [`MOVES_PER_DRAW`] moves: another draw, until the budget or
+///    [`MAX_KILLER_RATINGS`] runs out ([`GenerateError::NotFound`], never a puzzle outside
+///    the range).
+pub(crate) fn generate_killer(
+    range: RangeInclusive<Rating>,
+    seed: u64,
+    solver: &mut VariantSolver,
+    budget: &Budget,
+) -> Result<Generated, GenerateError> {
+    let (min, max) = (*range.start(), *range.end());
+    let range = checked_range(range)?;
+    let mut search = KillerSearch {
+        rng: SplitMix64::new(seed ^ KILLER_STREAM),
+        solver,
+        budget,
+        range,
+        ratings: 0,
+    };
+    run_attempts(min..=max, MAX_KILLER_RATINGS, |attempt| {
+        let found = search.attempt().map(|found| {
+            found.map(|(layout, grade, solution)| Generated {
+                rules: Rules::killer(to_cages(&layout.cages, solution.raw())),
+                puzzle: layout.givens,
+                solution: Solution::new(solution),
+                grade,
+                attempts: attempt,
+                ratings: search.ratings,
+            })
+        });
+        (found, search.ratings)
+    })
+}
+
+/// Keeps the Killer levels' draws apart from the unrated killers of the same seed.
+const KILLER_STREAM: u64 = 0x4B49_4C4C_4552_0001;
+
+struct KillerSearch<'a> {
+    rng: SplitMix64,
+    solver: &'a mut VariantSolver,
+    budget: &'a Budget,
+    range: RangeInclusive<Rating>,
+    ratings: u32,
+}
+
+/// A Killer being shaped: its cages (cell indices) and the givens put in to make it easier.
+#[derive(Clone)]
+struct Layout {
+    cages: Vec<Vec<usize>>,
+    givens: Grid,
+}
+
+impl KillerSearch<'_> {
+    /// Rates `layout`, stopping early once too hard.
+    fn rate(&mut self, layout: &Layout, digits: &[u8]) -> Result<(Grade, Fit), Exhausted> {
+        self.ratings += 1;
+        let rules = Rules::killer(to_cages(&layout.cages, digits));
+        let geometry = Geometry::for_rules(&rules).unwrap_or_else(|| unreachable!("9x9"));
+        let board = Board::from_grid(&layout.givens).unwrap_or_else(|| unreachable!("9x9"));
+        let grade = |stop| {
+            let marks = Candidates::with_geometry(&board, &geometry);
+            grade_marks(marks, &Assumptions::unique(), stop, self.budget)
+        };
+        let first = grade(Some(stop_for(&self.range)))?;
+        let fit = fit(&first, &self.range);
+        if fit == Fit::InRange && self.range.end().tenths() == u16::MAX {
+            // Stopped at the first step reaching the minimum: the whole grade.
+            return Ok((grade(None)?, fit));
+        }
+        Ok((first, fit))
+    }
+
+    /// One draw and the moves from it: the layout in range with its grade and solution.
+    fn attempt(&mut self) -> Result<Option<(Layout, Grade, Grid)>, Exhausted> {
+        let killer = draw_killer(&mut self.rng, &USUAL_SIZES, self.solver, self.budget)?;
+        let digits = killer.solution.raw().to_vec();
+        let mut layout = Layout {
+            cages: killer
+                .cages
+                .cages()
+                .iter()
+                .map(|c| {
+                    c.cells()
+                        .iter()
+                        .map(|&cell| cell.row() * SIZE + cell.col())
+                        .collect()
+                })
+                .collect(),
+            givens: Grid::empty(Shape::NINE),
+        };
+        // Fewer cages say less: merge towards the level's count before rating at all.
+        let wanted = cages_for(*self.range.start());
+        let mut tries = 0;
+        while layout.cages.len() > wanted && tries < 3 * MOVES_PER_DRAW {
+            tries += 1;
+            if let Some(merged) = self.merged(&layout, &digits)? {
+                layout = merged;
+            }
+        }
+        let (mut grade, mut fit) = self.rate(&layout, &digits)?;
+        for _ in 0..MOVES_PER_DRAW {
+            if fit == Fit::InRange {
+                return Ok(Some((layout, grade, killer.solution)));
+            }
+            if self.ratings >= MAX_KILLER_RATINGS {
+                return Ok(None);
+            }
+            let moved = if fit == Fit::TooEasy {
+                match self.merged(&layout, &digits)? {
+                    Some(merged) => merged,
+                    None => continue,
+                }
+            } else {
+                // A given from the solution: a small step easier, and still unique.
+                let empty: Vec<usize> = (0..CELLS)
+                    .filter(|&i| layout.givens.raw()[i] == 0)
+                    .collect();
+                let Some(&at) = empty.get(self.rng.below(empty.len())) else {
+                    return Ok(None);
+                };
+                let mut more = layout.clone();
+                let cell = Shape::NINE.cell_at(at);
+                let _ = more.givens.set(cell, killer.solution.get(cell));
+                more
+            };
+            let (next, next_fit) = self.rate(&moved, &digits)?;
+            let keep = match (fit, next_fit) {
+                (_, Fit::InRange) => true,
+                // Climbing: keep a merge that does not make it easier.
+                (Fit::TooEasy, Fit::TooEasy) => next.rating >= grade.rating,
+                // Descending: keep a given while it is still too hard.
+                (Fit::TooHard, Fit::TooHard) => true,
+                _ => false,
+            };
+            if keep {
+                layout = moved;
+                grade = next;
+                fit = next_fit;
+            }
+        }
+        Ok(None)
+    }
+
+    /// `layout` with two neighbouring cages merged, when the result is still unique.
+    fn merged(&mut self, layout: &Layout, digits: &[u8]) -> Result<Option<Layout>, Exhausted> {
+        let mut merged = layout.clone();
+        if !merge_random(&mut merged.cages, digits, &mut self.rng) {
+            return Ok(None);
+        }
+        let cages = to_cages(&merged.cages, digits);
+        Ok(
+            unique_or_other(&cages, &merged.givens, self.solver, self.budget)?
+                .is_none()
+                .then_some(merged),
+        )
+    }
+}
+
+/// Merges a random cage with a random neighbouring cage when their digits are distinct and
+/// the union has at most [`MAX_MERGED`] cells; false when the drawn cage has no such
+/// neighbour.
+fn merge_random(cages: &mut Vec<Vec<usize>>, digits: &[u8], rng: &mut SplitMix64) -> bool {
+    let k = rng.below(cages.len());
+    let mut partners: Vec<usize> = cages[k]
+        .iter()
+        .flat_map(|&i| neighbours(i))
+        .filter_map(|j| cages.iter().position(|c| c.contains(&j)))
+        .filter(|&j| {
+            j != k
+                && cages[k].len() + cages[j].len() <= MAX_MERGED
+                && cages[j]
+                    .iter()
+                    .all(|&a| cages[k].iter().all(|&b| digits[a] != digits[b]))
+        })
+        .collect();
+    partners.sort_unstable();
+    partners.dedup();
+    let Some(&j) = partners.get(rng.below(partners.len())) else {
+        return false;
+    };
+    let taken = cages.swap_remove(j.max(k));
+    let other = j.min(k);
+    cages[other].extend(taken);
+    cages[other].sort_unstable();
+    true
 }
 
 fn cage_len(cages: &[Vec<usize>], cell: usize) -> usize {
@@ -198,8 +423,9 @@ fn neighbours(i: usize) -> impl Iterator<Item = usize> {
     .flatten()
 }
 
-/// Contiguous cages of 1-5 cells (mostly 3-5) with distinct digits, covering the grid.
-fn random_partition(digits: &[u8], rng: &mut SplitMix64) -> Vec<Vec<usize>> {
+/// Contiguous cages of the drawn sizes (fewer when the neighbours run out) with distinct
+/// digits, covering the grid.
+fn random_partition(digits: &[u8], sizes: &[usize; 20], rng: &mut SplitMix64) -> Vec<Vec<usize>> {
     let mut owner = [usize::MAX; CELLS];
     let mut order: Vec<usize> = (0..CELLS).collect();
     rng.shuffle(&mut order);
@@ -208,14 +434,7 @@ fn random_partition(digits: &[u8], rng: &mut SplitMix64) -> Vec<Vec<usize>> {
         if owner[start] != usize::MAX {
             continue;
         }
-        // Weighted towards larger cages, like published killers (about 30 cages).
-        let target = match rng.below(20) {
-            0 => 1,
-            1..=3 => 2,
-            4..=8 => 3,
-            9..=13 => 4,
-            _ => 5,
-        };
+        let target = sizes[rng.below(sizes.len())];
         let k = cages.len();
         let mut cage = vec![start];
         owner[start] = k;
@@ -305,17 +524,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn splitmix_is_deterministic_and_in_range() {
-        let mut a = SplitMix64::new(7);
-        let mut b = SplitMix64::new(7);
-        for _ in 0..100 {
-            assert_eq!(a.next_u64(), b.next_u64());
-            assert!(a.below(5) < 5);
-            b.below(5);
-        }
-    }
-
-    #[test]
     fn full_grids_are_valid_and_vary() {
         let mut rng = SplitMix64::new(1);
         let a = random_full_grid(&mut rng);
@@ -330,7 +538,7 @@ mod tests {
     fn partitions_cover_the_grid_with_valid_cages() {
         let mut rng = SplitMix64::new(3);
         let grid = random_full_grid(&mut rng);
-        let cages = random_partition(grid.raw(), &mut rng);
+        let cages = random_partition(grid.raw(), &USUAL_SIZES, &mut rng);
         assert_eq!(cages.iter().map(Vec::len).sum::<usize>(), CELLS);
         assert!(cages.iter().all(|c| (1..=5).contains(&c.len())));
         let validated = to_cages(&cages, grid.raw());

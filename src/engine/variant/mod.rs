@@ -20,7 +20,7 @@ pub mod hint;
 pub mod killer;
 pub mod solver;
 
-pub use generate::{generate_variant, Variant, VariantPuzzle};
+pub use generate::{generate_variant, generate_variant_rated, Variant, VariantPuzzle};
 pub use killer::{random_killer, Killer};
 pub use solver::VariantSolver;
 

@@ -2,12 +2,12 @@
 //! the band solver. Solutions are checked with [`conflicts`] and plain cage arithmetic, which
 //! share no code with the search.
 
-use super::killer::SplitMix64;
 use super::*;
 use crate::engine::board::{Board, ClassicPuzzle};
 use crate::engine::budget::{Budget, Stop};
 use crate::engine::grid::{Cell, Digit, Grid, Shape};
 use crate::engine::puzzle::{Counted, Puzzle};
+use crate::engine::random::SplitMix64;
 use crate::engine::rules::{Cage, Cages, RuleSpec, Rules, RulesError};
 use crate::engine::solver::Solver;
 use crate::engine::validate::conflicts;

@@ -121,15 +121,9 @@ impl Grid {
     }
 }
 
-/// The classic units of a cell in SE's order for chains: box, row, column.
-pub(crate) fn units_box_row_column(cell: usize) -> [usize; 3] {
-    let (r, c) = (cell / 9, cell % 9);
-    [18 + (r / 3) * 3 + c / 3, r, 9 + c]
-}
-
 /// Calls `visit` with the nodes that go off when `n` (on) holds, in SE's order: with cell
 /// links, the cell's other digits ascending; then the digit's other places in the box, row and
-/// column (each cell once).
+/// column, a variant's diagonals and windows, then its cage (each cell once).
 pub(crate) fn on_to_off(
     marks: &Candidates,
     grid: &Grid,
@@ -146,7 +140,7 @@ pub(crate) fn on_to_off(
     }
     let g = marks.geometry();
     let mut seen = CellSet::single(cell);
-    for unit in units_box_row_column(cell) {
+    for unit in g.houses_of(cell) {
         let places = grid.cells_with[d] & (g.set_of(unit) - seen);
         for c in g.cells_of(unit).iter().map(|&c| c as usize) {
             if places.contains(c) {
@@ -154,6 +148,10 @@ pub(crate) fn on_to_off(
             }
         }
         seen |= places;
+    }
+    // A Killer cage's cells see each other too: the rest of the cell's peers.
+    for c in (grid.cells_with[d] & (g.peers(cell) - seen)).iter() {
+        visit(node(c, d, false));
     }
 }
 

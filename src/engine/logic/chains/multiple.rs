@@ -25,9 +25,7 @@ use super::super::rating::{length_steps, Difficulty};
 use super::super::text::list;
 use super::super::{Step, Technique};
 use super::propagate::{propagate, Propagation, Settings};
-use super::{
-    conclusion, describe, is_on, negation, node, units_box_row_column, Grid, Level, Node, CANDS,
-};
+use super::{conclusion, describe, is_on, negation, node, Grid, Level, Node, CANDS};
 
 /// What SE does at each level.
 struct Plan {
@@ -246,7 +244,7 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> Option<Step> {
                 }
             }
             if plan.regions_and_cells {
-                for unit in units_box_row_column(cell) {
+                for unit in g.houses_of(cell) {
                     let places = marks.places_in(unit, d);
                     if places.len() < 2 || places.first() != Some(cell) {
                         continue;

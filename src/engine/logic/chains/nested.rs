@@ -57,7 +57,7 @@ pub(crate) fn extend(
 fn locking(now: &Candidates, gone: &dyn Fn(usize, usize) -> bool) -> Vec<Derived> {
     let g = now.geometry();
     let mut out = Vec::new();
-    for (d, k1, k2, _) in locked_sets(now) {
+    for (_, d, k1, k2, _) in locked_sets(now) {
         let removed = now.places_in(k2, d) - g.set_of(k1);
         let parents: Vec<Node> = (g.set_of(k1) - g.set_of(k2))
             .iter()

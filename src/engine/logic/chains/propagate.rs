@@ -16,9 +16,7 @@ use super::super::candidates::{indices_of, Candidates};
 use super::super::cellset::CellSet;
 use super::nested;
 use super::unary::Mode;
-use super::{
-    cell_of, digit_of, is_on, negation, node, on_to_off, units_box_row_column, Grid, Node, NODES,
-};
+use super::{cell_of, digit_of, is_on, negation, node, on_to_off, Grid, Node, NODES};
 
 /// How a propagation links nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,7 +271,7 @@ fn off_to_on_with_parents(
             out.push((node(cell, other, true), parents));
         }
     }
-    for unit in units_box_row_column(cell) {
+    for unit in g.houses_of(cell) {
         let here = g.set_of(unit);
         let others = work.cells_with[d] & (here - CellSet::single(cell));
         if others.len() != 1 {

@@ -25,8 +25,7 @@ use super::super::rating::{length_steps, Difficulty};
 use super::super::{Step, Technique};
 use super::reach::{any_reached, Reach};
 use super::{
-    cell_of, conclusion, digit_of, is_on, negation, node, on_to_off, units_box_row_column, Grid,
-    Node, NodeSet, NODES,
+    cell_of, conclusion, digit_of, is_on, negation, node, on_to_off, Grid, Node, NodeSet, NODES,
 };
 
 /// Which links a search follows.
@@ -68,7 +67,7 @@ pub(crate) fn off_to_on(
     if mode.unit_links {
         let g = marks.geometry();
         let mut seen = CellSet::EMPTY;
-        for unit in units_box_row_column(cell) {
+        for unit in g.houses_of(cell) {
             let others = grid.cells_with[d] & (g.set_of(unit) - CellSet::single(cell));
             if others.len() == 1 {
                 let other = others.first().unwrap_or(cell);
@@ -377,7 +376,7 @@ fn for_each_conjugate(
     }
     if mode.unit_links {
         let g = marks.geometry();
-        for unit in units_box_row_column(cell) {
+        for unit in g.houses_of(cell) {
             let others = grid.cells_with[d] & (g.set_of(unit) - CellSet::single(cell));
             if let (1, Some(other)) = (others.len(), others.first()) {
                 visit(node(other, d, false));
@@ -498,7 +497,7 @@ mod tests {
     use crate::engine::board::Board;
     use crate::engine::grid::Digit;
 
-    fn open_grid_with_5_only_at(units: &[(usize, &[usize])]) -> Candidates {
+    fn open_grid_with_5_only_at(units: &[(usize, &[usize])]) -> Candidates<'static> {
         let mut marks = Candidates::new(&Board::empty());
         let five = Digit::new(5).unwrap();
         for &(unit, keep) in units {

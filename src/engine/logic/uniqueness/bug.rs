@@ -18,9 +18,8 @@ use crate::engine::grid::Cell;
 
 use super::super::candidates::{digit, digits_of, indices_of, Candidates};
 use super::super::cellset::CellSet;
-use super::super::direct::{BOXES, COLUMNS, ROWS};
+use super::super::geometry::{BOXES, COLUMNS, ROWS};
 use super::super::rating::Difficulty;
-use super::super::singles::BOXES_COLUMNS_ROWS;
 use super::super::text::list;
 use super::super::{Step, Technique};
 
@@ -90,7 +89,7 @@ pub fn find(marks: &Candidates) -> Option<Step> {
     if (0..81).any(|c| !marks.is_filled(Cell::from_index(c)) && reduced[c].count_ones() != 2) {
         return None;
     }
-    for k in BOXES_COLUMNS_ROWS {
+    for &k in marks.geometry().scan_order() {
         for d in 0..9 {
             let n = g
                 .cells_of(k)
