@@ -1,7 +1,8 @@
 //! Killer techniques: what a cage's sum says about its cells, and the rule of 45.
 //!
 //! * **Cage sum** (1.3): the size and sum of a cage alone rule digits out (two cells adding up
-//!   to 3 hold 1 and 2). A player learns these from a table.
+//!   to 3 hold 1 and 2). A player learns these from a table. The last empty cell of a cage
+//!   (a one-cell cage above all) is a placement rated as a full house (1.0).
 //! * **Cage combination** (2.0; 2.2 with 4-5 empty cells, 2.4 with more): the ways of making
 //!   the sum with the cells' current candidates rule digits out. Bigger cages have more ways
 //!   to keep in mind.
@@ -30,7 +31,7 @@ use super::candidates::{digit, digits_of, indices_of, Candidates};
 use super::cellset::CellSet;
 use super::geometry::{Area, CageArea, Geometry};
 use super::rating::Rating;
-use super::text::list;
+use super::text::{capitalize, list};
 use super::{Step, Technique};
 use crate::engine::board::SIZE;
 
@@ -370,7 +371,8 @@ fn ways_text(sets: &[u16]) -> String {
         .collect();
     match sets.len() {
         0 => "no way".to_string(),
-        n if n > 6 => format!("{} (or {} other ways)", named.join(", "), n - 6),
+        7 => format!("{} (or one other way)", named.join(", ")),
+        n if n > 7 => format!("{} (or {} other ways)", named.join(", "), n - 6),
         _ => crate::engine::grid::join_words(&named, "or"),
     }
 }
@@ -403,6 +405,9 @@ fn cage_sum(marks: &Candidates, cage: &CageArea) -> Option<Step> {
         return None;
     }
     let target = cage.sum.checked_sub(sum)?;
+    if let [cell] = open[..] {
+        return last_cell(marks, cage, cell, target, sum);
+    }
     // Every set of that many digits not yet placed in the cage with that sum.
     let sets: Vec<u16> = (1..512u16)
         .filter(|&m| {
@@ -441,6 +446,43 @@ fn cage_sum(marks: &Candidates, cage: &CageArea) -> Option<Step> {
         eliminations,
         &open,
         cage,
+        explanation,
+    ))
+}
+
+/// The last empty cell of a cage holds what its sum leaves (a one-cell cage is a given in
+/// all but name): rated as a full house.
+fn last_cell(
+    marks: &Candidates,
+    cage: &CageArea,
+    cell: usize,
+    target: u32,
+    placed: u32,
+) -> Option<Step> {
+    let d = Digit::new(u8::try_from(target).ok()?).filter(|d| d.get() <= 9)?;
+    if marks.mask(cell) & (1 << (d.get() - 1)) == 0 {
+        return None; // contradictory: another check reports it
+    }
+    let pos = Cell::from_index(cell);
+    let explanation = if placed == 0 {
+        format!(
+            "{} is one cell, {pos}, so it is {d}.",
+            capitalize(&cage.unit.to_string())
+        )
+    } else {
+        format!(
+            "{} is the last empty cell of {}, so it is {d}: the cage's {} less the {placed} \
+             placed.",
+            capitalize(&pos.to_string()),
+            cage.unit,
+            cage.sum
+        )
+    };
+    Some(Step::placing(
+        Technique::CageSum,
+        10,
+        (pos, d),
+        vec![cage.unit],
         explanation,
     ))
 }
@@ -577,7 +619,8 @@ fn sum_step(
     let g = marks.geometry();
     let options = signed_options(g, marks, inside, outside, left);
     let cells: Vec<usize> = inside.iter().chain(outside).copied().collect();
-    let mixed = !inside.is_empty() && !outside.is_empty();
+    // The reading decides the technique: cages mostly inside leave cells on both sides.
+    let mixed = !reading.inside.is_empty() && !reading.outside.is_empty();
     let n = cells.len() as u16;
     let (technique, rating) = if mixed {
         (
@@ -599,73 +642,65 @@ fn sum_step(
                 .collect::<Vec<_>>(),
         )
     };
-    let plural = |cells: &[usize], one: &str, many: &str| {
-        if cells.len() == 1 {
-            one.to_string()
-        } else {
-            many.to_string()
-        }
+    // Every cell of a side, a filled one with its digit: "row 7, column 8 (6)".
+    let side = |cells: CellSet| {
+        let parts: Vec<String> = cells
+            .iter()
+            .map(|c| {
+                let pos = Cell::from_index(c);
+                match marks.value(pos) {
+                    Some(d) => format!("{pos} ({d})"),
+                    None => pos.to_string(),
+                }
+            })
+            .collect();
+        list(&parts)
     };
-    let (reason, sums) = if mixed {
-        let (more, less, by) = if left >= 0 {
-            (inside, outside, left)
-        } else {
-            (outside, inside, -left)
-        };
-        (
-            format!(
-                "The digits of {} add up to {total}; the cages lying mostly inside it add up \
-                 to {taken_sum}, leave {} in it and stick out by {}",
-                area.name,
-                named(inside),
-                named(outside)
-            ),
-            format!(
-                "{} {} {} by {by}",
-                named(more),
-                plural(more, "exceeds", "exceed"),
-                named(less)
-            ),
+    let is_or_add = |cells: &[usize]| if cells.len() == 1 { "is" } else { "add up to" };
+    let reason = if mixed {
+        format!(
+            "The digits of {} add up to {total}; the cages lying mostly inside it add up to \
+             {taken_sum}, leave {} in it and stick out by {}",
+            area.name,
+            side(reading.inside),
+            side(reading.outside)
         )
-    } else if outside.is_empty() {
-        let filled = total - taken_sum - left;
-        let others = if filled == 0 {
-            String::new()
+    } else if reading.outside.is_empty() {
+        // The innies are named again below; here only when some are filled.
+        let leaves = if inside.len() < reading.inside.len() as usize {
+            format!(", which leaves {}", side(reading.inside))
         } else {
-            format!(" and its filled cells outside them {filled}")
+            String::new()
         };
-        (
-            format!(
-                "The digits of {} add up to {total}; the cages wholly inside it add up to \
-                 {taken_sum}{others}",
-                area.name
-            ),
-            format!(
-                "{} {} {left}",
-                named(inside),
-                plural(inside, "is", "add up to")
-            ),
+        format!(
+            "The digits of {} add up to {total}; the cages wholly inside it add up to \
+             {taken_sum}{leaves}",
+            area.name
         )
     } else {
-        let filled = left + taken_sum - total;
-        let others = if filled == 0 {
-            String::new()
+        let out = if outside.len() < reading.outside.len() as usize {
+            format!("; that is what sticks out of it, {}", side(reading.outside))
         } else {
-            format!(", of which its filled outies hold {filled}")
+            String::new()
         };
-        (
-            format!(
-                "The cages covering {} add up to {taken_sum}, {} more than its digits{others}",
-                area.name,
-                taken_sum - total
-            ),
-            format!(
-                "{} {} {}",
-                named(outside),
-                plural(outside, "is", "add up to"),
-                -left
-            ),
+        format!(
+            "The cages covering {} add up to {taken_sum}, {} more than its digits{out}",
+            area.name,
+            taken_sum - total
         )
+    };
+    let sums = match (inside.is_empty(), outside.is_empty()) {
+        (false, false) => {
+            let (more, less, by) = if left >= 0 {
+                (inside, outside, left)
+            } else {
+                (outside, inside, -left)
+            };
+            let verb = if more.len() == 1 { "exceeds" } else { "exceed" };
+            format!("{} {verb} {} by {by}", named(more), named(less))
+        }
+        (false, true) => format!("{} {} {left}", named(inside), is_or_add(inside)),
+        _ => format!("{} {} {}", named(outside), is_or_add(outside), -left),
     };
     let mut units: Vec<_> = area.houses.iter().map(|&k| g.unit(k)).collect();
     units.extend(reading.taken.iter().map(|&k| g.cages()[k].unit));
@@ -811,6 +846,37 @@ mod tests {
     }
 
     #[test]
+    fn the_last_cell_of_a_cage_is_placed() {
+        let g = geometry(&[(8, &[(0, 6)]), (12, &[(4, 4), (4, 5)])]);
+        let mut marks = Candidates::with_geometry(&Board::empty(), &g);
+        let step = find(&marks, 99).unwrap();
+        assert_eq!(
+            (step.technique, step.rating),
+            (Technique::CageSum, Rating::from_tenths(10))
+        );
+        assert_eq!(
+            step.placements,
+            vec![(Cell::at(0, 6), Digit::new(8).unwrap())]
+        );
+        assert_eq!(
+            step.explanation,
+            "Cage 1 is one cell, row 1, column 7, so it is 8."
+        );
+        marks.apply(&step);
+        marks.place(Cell::at(4, 4), Digit::new(5).unwrap());
+        let step = find(&marks, 99).unwrap();
+        assert_eq!(
+            step.placements,
+            vec![(Cell::at(4, 5), Digit::new(7).unwrap())]
+        );
+        assert_eq!(
+            step.explanation,
+            "Row 5, column 6 is the last empty cell of cage 2, so it is 7: the cage's 12 less \
+             the 5 placed."
+        );
+    }
+
+    #[test]
     fn a_cage_combination_uses_the_candidates() {
         let g = geometry(&[(10, &[(0, 0), (0, 1)])]);
         let mut marks = Candidates::with_geometry(&Board::empty(), &g);
@@ -872,6 +938,16 @@ mod tests {
         assert!(step
             .explanation
             .ends_with("add up to 24: they cannot hold 1, 2, 3, 4, 5 or 6."));
+        // A filled innie is named with its digit, and the rest add up to what it leaves.
+        let mut marks = marks;
+        marks.place(Cell::at(0, 6), Digit::new(9).unwrap());
+        let step = &area_steps(&marks, area_named(&g, "row 1"))[0];
+        assert_eq!(
+            step.explanation,
+            "The digits of row 1 add up to 45; the cages wholly inside it add up to 21, which \
+             leaves row 1, column 7 (9), row 1, column 8 and row 1, column 9, so row 1, column \
+             8 and row 1, column 9 add up to 15: they cannot hold 1, 2, 3, 4, 5 or 6."
+        );
     }
 
     #[test]
