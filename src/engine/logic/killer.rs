@@ -696,8 +696,16 @@ fn sum_step(
             } else {
                 (outside, inside, -left)
             };
-            let verb = if more.len() == 1 { "exceeds" } else { "exceed" };
-            format!("{} {verb} {} by {by}", named(more), named(less))
+            let together = |cells: &[usize]| {
+                let also = if cells.len() > 1 { " together" } else { "" };
+                format!("{}{also}", named(cells))
+            };
+            let verb = if more.len() == 1 { "is" } else { "are" };
+            format!(
+                "{} {verb} {by} more than {}",
+                together(more),
+                together(less)
+            )
         }
         (false, true) => format!("{} {} {left}", named(inside), is_or_add(inside)),
         _ => format!("{} {} {}", named(outside), is_or_add(outside), -left),
@@ -1000,7 +1008,7 @@ mod tests {
         assert_eq!(step.eliminations, expected);
         assert!(
             step.explanation
-                .contains("row 1, column 9 exceeds row 2, column 8 by 8"),
+                .contains("row 1, column 9 is 8 more than row 2, column 8"),
             "{}",
             step.explanation
         );
