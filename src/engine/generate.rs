@@ -19,7 +19,7 @@
 //! # Contract
 //! A returned puzzle has exactly one solution and its rating is in the requested range (a
 //! puzzle beyond every technique counts as in range only when the range has no upper bound,
-//! as for `extreme`). When the work budget or [`MAX_RATINGS`] runs out first,
+//! as for `extreme`), and its whole grade takes at most [`GRADE_WORK`] units. When the work budget or [`MAX_RATINGS`] runs out first,
 //! [`GenerateError::NotFound`] is returned instead: never a puzzle outside the request. Every
 //! count and rating is charged to the caller's [`Budget`]; its deadline or cancellation stops
 //! the search too ([`GenerateError::Stopped`]). Deterministic: the same request, seed and
@@ -200,7 +200,11 @@ pub(crate) fn generate_for(
             };
             if max.tenths() == u16::MAX {
                 // The search stopped at the first step reaching the minimum: finish the grade.
-                grade = search.target.grade(&puzzle, None, budget)?;
+                let target = &search.target;
+                match whole_grade(budget, |trial| target.grade(&puzzle, None, trial))? {
+                    Some(whole) => grade = whole,
+                    None => return Ok(None),
+                }
             }
             Ok(Some(Generated {
                 puzzle: puzzle.to_grid(),
@@ -213,6 +217,27 @@ pub(crate) fn generate_for(
         });
         (found, search.ratings)
     })
+}
+
+/// Work a generated puzzle's whole grade may take. A puzzle whose grade needs more (the
+/// longest dynamic forcing chains) is dropped and the search goes on, so that `/grade`
+/// re-grades every generated puzzle within the service's default work budget (250,000).
+pub(crate) const GRADE_WORK: u64 = 200_000;
+
+/// The whole grade `grade` works out under a trial of [`GRADE_WORK`] units of `budget`;
+/// `None` when that is not enough. A deadline or cancellation is an error.
+pub(crate) fn whole_grade(
+    budget: &Budget,
+    grade: impl FnOnce(&Budget) -> Result<Grade, Exhausted>,
+) -> Result<Option<Grade>, Exhausted> {
+    let trial = budget.trial(GRADE_WORK);
+    let graded = grade(&trial);
+    budget.absorb(&trial)?;
+    match graded {
+        Ok(grade) => Ok(Some(grade)),
+        Err(exhausted) if exhausted.stop == Stop::Work => Ok(None),
+        Err(exhausted) => Err(exhausted),
+    }
 }
 
 /// Calls `attempt` with attempt numbers 1, 2, ... until one yields a puzzle (returned, with
@@ -684,6 +709,43 @@ mod tests {
         assert!(easiest.grade.rating >= tenths(10), "{:?}", easiest.grade);
         assert!(!easiest.puzzle.is_full());
     }
+
+    #[test]
+    fn a_grade_beyond_its_share_drops_the_puzzle_but_a_deadline_is_an_error() {
+        use crate::engine::budget::Cancel;
+        let budget = Budget::work(10 * GRADE_WORK);
+        let graded = whole_grade(&budget, |trial| {
+            ClassicTarget {
+                solver: &mut Solver::new(),
+            }
+            .grade(&Board::from_line(SEED_LINE).unwrap(), None, trial)
+        })
+        .unwrap();
+        assert_eq!(graded.unwrap().rating, Rating::from_tenths(20));
+        let before = budget.used();
+        let dropped = whole_grade(&budget, |trial| {
+            trial.charge(GRADE_WORK + 1)?;
+            unreachable!("the trial stops at its share")
+        })
+        .unwrap();
+        assert_eq!(dropped, None);
+        assert!(
+            budget.used() > before + GRADE_WORK,
+            "the work tried is charged"
+        );
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let stopped = Budget::unlimited().with_cancel(cancel);
+        let err = whole_grade(&stopped, |trial| {
+            trial.charge(1_000)?;
+            unreachable!("cancelled")
+        })
+        .unwrap_err();
+        assert_eq!(err.stop, Stop::Cancelled);
+    }
+
+    const SEED_LINE: &str =
+        "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1";
 
     #[test]
     fn the_budget_bounds_generation() {

@@ -21,7 +21,7 @@ use std::ops::RangeInclusive;
 
 use crate::engine::budget::{Budget, Exhausted};
 use crate::engine::generate::{
-    checked_range, fit, run_attempts, stop_for, Fit, GenerateError, Generated,
+    checked_range, fit, run_attempts, stop_for, whole_grade, Fit, GenerateError, Generated,
 };
 use crate::engine::grid::{Grid, Shape};
 use crate::engine::logic::grade::grade_marks;
@@ -143,13 +143,17 @@ fn unique_or_other(
 /// read off the ratings of drawn killers: the merges of a draw aim here before it is rated.
 fn cages_for(min: Rating) -> usize {
     match min.tenths() {
-        0..=25 => CELLS,
+        0..HARD_START => CELLS,
         26..=40 => 28,
         41..=59 => 24,
         60..=89 => 23,
         _ => 23,
     }
 }
+
+/// Where the `hard` band starts: below it a killer is made easier by splitting a cage (no
+/// givens), from it by a given (a finer step).
+const HARD_START: u16 = 26;
 
 /// Most cells a merged cage may have.
 const MAX_MERGED: usize = 7;
@@ -165,8 +169,9 @@ const MAX_KILLER_RATINGS: u32 = 2_000;
 ///    `hard` or above) and rated, stopping as soon as a step shows it is too hard;
 /// 2. too easy: two neighbouring cages whose digits differ are merged (fewer, larger cages
 ///    say less), kept when the killer stays unique and its rating does not drop;
-/// 3. too hard: a given from the solution is put in (a small step easier, and still
-///    unique), kept while the rating stays above the range;
+/// 3. too hard: for the easy and medium levels a cage is split in two, for the others a
+///    given from the solution is put in (a finer step); either keeps it unique, and the
+///    move is kept while the rating stays above the range;
 /// 4. still off target after [`MOVES_PER_DRAW`] moves: another draw, until the budget or
 ///    [`MAX_KILLER_RATINGS`] runs out ([`GenerateError::NotFound`], never a puzzle outside
 ///    the range).
@@ -225,15 +230,20 @@ impl KillerSearch<'_> {
         let rules = Rules::killer(to_cages(&layout.cages, digits));
         let geometry = Geometry::for_rules(&rules).unwrap_or_else(|| unreachable!("9x9"));
         let board = Board::from_grid(&layout.givens).unwrap_or_else(|| unreachable!("9x9"));
-        let grade = |stop| {
+        let grade = |stop, budget: &Budget| {
             let marks = Candidates::with_geometry(&board, &geometry);
-            grade_marks(marks, &Assumptions::unique(), stop, self.budget)
+            grade_marks(marks, &Assumptions::unique(), stop, budget)
         };
-        let first = grade(Some(stop_for(&self.range)))?;
+        let first = grade(Some(stop_for(&self.range)), self.budget)?;
         let fit = fit(&first, &self.range);
         if fit == Fit::InRange && self.range.end().tenths() == u16::MAX {
-            // Stopped at the first step reaching the minimum: the whole grade.
-            return Ok((grade(None)?, fit));
+            // Stopped at the first step reaching the minimum: the whole grade, if affordable.
+            return Ok(
+                match whole_grade(self.budget, |trial| grade(None, trial))? {
+                    Some(whole) => (whole, fit),
+                    None => (first, Fit::TooHard),
+                },
+            );
         }
         Ok((first, fit))
     }
@@ -278,8 +288,19 @@ impl KillerSearch<'_> {
                     Some(merged) => merged,
                     None => continue,
                 }
+            } else if self.range.start().tenths() < HARD_START {
+                // Towards the easy levels: a cage split in two (more to go on, still unique).
+                let mut split_layout = layout.clone();
+                let big: Vec<usize> = (0..CELLS)
+                    .filter(|&i| cage_len(&layout.cages, i) > 1)
+                    .collect();
+                let Some(&at) = big.get(self.rng.below(big.len())) else {
+                    return Ok(None);
+                };
+                split(&mut split_layout.cages, at);
+                split_layout
             } else {
-                // A given from the solution: a small step easier, and still unique.
+                // A given from the solution: a smaller step easier, and still unique.
                 let empty: Vec<usize> = (0..CELLS)
                     .filter(|&i| layout.givens.raw()[i] == 0)
                     .collect();
