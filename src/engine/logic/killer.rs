@@ -47,8 +47,29 @@ const LOWEST_OTHER: u16 = 20;
 const HOUSE_TOTAL: i32 = 45;
 
 /// The easiest cage step rated at most `max_tenths`: a cage sum if there is one, else the
-/// lowest-rated of the others (the first found among equals: cages in order, then areas).
-pub fn find(marks: &Candidates, max_tenths: u16) -> Option<Step> {
+/// lowest-rated of the others (the first found among equals: cages in order, then areas);
+/// with the work units it took.
+pub fn find(marks: &Candidates, max_tenths: u16) -> (Option<Step>, u64) {
+    OPS.with(|ops| ops.set(0));
+    let step = easiest(marks, max_tenths);
+    (step, OPS.with(|ops| ops.get()) / OPS_PER_UNIT)
+}
+
+/// Operations (sum-table transitions and assignment nodes) per work unit: about a
+/// microsecond of CPU, the scale of every other unit (`examples/grade_timing.rs`).
+const OPS_PER_UNIT: u64 = 100;
+
+thread_local! {
+    /// Operations counted by the current [`find`]: the cage steps' cost depends on the cages
+    /// and the marks, so it is charged as counted rather than at a fixed price per look.
+    static OPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn count(ops: u64) {
+    OPS.with(|counted| counted.set(counted.get() + ops));
+}
+
+fn easiest(marks: &Candidates, max_tenths: u16) -> Option<Step> {
     let g = marks.geometry();
     if g.cages().is_empty() || max_tenths < CAGE_SUM {
         return None;
@@ -194,6 +215,7 @@ fn distinct_ways(masks: &[u16], target: u32) -> Ways {
     for i in 0..n {
         let layer = layers[i];
         for m in layer.members() {
+            count(9);
             let room = target.saturating_sub(u32::from(SUMS[usize::from(m)]));
             for d in indices_of(masks[i] & !m).filter(|&d| (d as u32) < room) {
                 layers[i + 1].insert(m | 1 << d);
@@ -212,6 +234,7 @@ fn distinct_ways(masks: &[u16], target: u32) -> Ways {
     for i in (0..n).rev() {
         let mut earlier = SetOfSets::default();
         for m in layers[i].members() {
+            count(9);
             for d in indices_of(masks[i] & !m) {
                 if complete.contains(m | 1 << d) {
                     options[i] |= 1 << d;
@@ -255,6 +278,7 @@ fn assign(
     chosen: &mut [usize],
     options: &mut [u16],
 ) -> bool {
+    count(1);
     if i == cells.len() {
         if left != 0 {
             return false;
@@ -409,6 +433,7 @@ fn cage_sum(marks: &Candidates, cage: &CageArea) -> Option<Step> {
         return last_cell(marks, cage, cell, target, sum);
     }
     // Every set of that many digits not yet placed in the cage with that sum.
+    count(512 / 8);
     let sets: Vec<u16> = (1..512u16)
         .filter(|&m| {
             m & placed == 0
@@ -837,7 +862,7 @@ mod tests {
     fn a_cage_sum_needs_no_candidates() {
         let g = geometry(&[(3, &[(0, 0), (0, 1)])]);
         let marks = Candidates::with_geometry(&Board::empty(), &g);
-        let step = find(&marks, 99).unwrap();
+        let step = easiest(&marks, 99).unwrap();
         assert_eq!(step.technique, Technique::CageSum);
         assert_eq!(step.rating, Rating::from_tenths(13));
         assert_eq!(
@@ -850,14 +875,14 @@ mod tests {
              1+2, so they cannot hold 3, 4, 5, 6, 7, 8 or 9."
         );
         // Below its rating, nothing.
-        assert!(find(&marks, 12).is_none());
+        assert!(easiest(&marks, 12).is_none());
     }
 
     #[test]
     fn the_last_cell_of_a_cage_is_placed() {
         let g = geometry(&[(8, &[(0, 6)]), (12, &[(4, 4), (4, 5)])]);
         let mut marks = Candidates::with_geometry(&Board::empty(), &g);
-        let step = find(&marks, 99).unwrap();
+        let step = easiest(&marks, 99).unwrap();
         assert_eq!(
             (step.technique, step.rating),
             (Technique::CageSum, Rating::from_tenths(10))
@@ -872,7 +897,7 @@ mod tests {
         );
         marks.apply(&step);
         marks.place(Cell::at(4, 4), Digit::new(5).unwrap());
-        let step = find(&marks, 99).unwrap();
+        let step = easiest(&marks, 99).unwrap();
         assert_eq!(
             step.placements,
             vec![(Cell::at(4, 5), Digit::new(7).unwrap())]
@@ -888,13 +913,13 @@ mod tests {
     fn a_cage_combination_uses_the_candidates() {
         let g = geometry(&[(10, &[(0, 0), (0, 1)])]);
         let mut marks = Candidates::with_geometry(&Board::empty(), &g);
-        let step = find(&marks, 99).unwrap();
+        let step = easiest(&marks, 99).unwrap();
         assert_eq!(step.technique, Technique::CageSum, "5 first: 5+5 repeats");
         assert!(step.explanation.contains("only as 1+9, 2+8, 3+7 or 4+6"));
         marks.apply(&step);
         marks.restrict(Cell::at(0, 0), &[1, 2]);
-        assert!(find(&marks, 19).is_none(), "a combination is rated 2.0");
-        let step = find(&marks, 99).unwrap();
+        assert!(easiest(&marks, 19).is_none(), "a combination is rated 2.0");
+        let step = easiest(&marks, 99).unwrap();
         assert_eq!(step.technique, Technique::CageCombination);
         assert_eq!(step.rating, Rating::from_tenths(20));
         assert_eq!(step.eliminations, all_but(&cells(&[(0, 1)]), &[5, 8, 9]));

@@ -144,7 +144,8 @@ impl Finder {
             Finder::StrongLinks(_) | Finder::UniqueLoops | Finder::Bug => 10,
             Finder::AlsWing(_) | Finder::AlignedPair => 20,
             Finder::AlignedTriple => 100,
-            Finder::Cages(_) => 20,
+            // Plus what it counts (see `find`).
+            Finder::Cages(_) => 2,
             Finder::Chains(level) => match level {
                 chains::Level::Static => 100,
                 chains::Level::Nishio => 300,
@@ -155,8 +156,11 @@ impl Finder {
         }
     }
 
-    fn find(self, marks: &Candidates, assume: &Assumptions) -> Option<Step> {
-        match self {
+    /// The finder's step, and the work it took beyond its [`cost`](Finder::cost) (the cage
+    /// finder's depends on the cages: it counts its operations).
+    fn find(self, marks: &Candidates, assume: &Assumptions) -> (Option<Step>, u64) {
+        let step = match self {
+            Finder::Cages(max) => return killer::find(marks, max),
             Finder::FullHouse => singles::full_house(marks),
             Finder::HiddenSingle => singles::hidden(marks),
             Finder::DirectLocking => direct::locking(marks),
@@ -178,8 +182,8 @@ impl Finder {
             Finder::AlignedPair => exclusion::aligned_pair(marks),
             Finder::AlignedTriple => exclusion::aligned_triple(marks),
             Finder::Chains(level) => chains::find(marks, level),
-            Finder::Cages(max) => killer::find(marks, max),
-        }
+        };
+        (step, 0)
     }
 }
 
@@ -226,8 +230,10 @@ fn first_step(
             continue;
         }
         budget.charge(finder.cost())?;
-        if let Some(step) = finder.find(marks, assume) {
-            return Ok(Some(step));
+        let (step, more) = finder.find(marks, assume);
+        budget.charge(more)?;
+        if step.is_some() {
+            return Ok(step);
         }
     }
     Ok(None)
