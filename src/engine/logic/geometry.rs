@@ -364,18 +364,14 @@ fn areas(units: &[Unit], sets: &[CellSet], cages: &[CageArea], standard_boxes: b
             groups.push((vec![BOXES.start + a, BOXES.start + b], name));
         }
     }
+    let covered = cages.iter().fold(CellSet::EMPTY, |acc, c| acc | c.cells);
     groups
         .into_iter()
         .map(|(houses, name)| {
             let cells = houses.iter().fold(CellSet::EMPTY, |acc, &k| acc | sets[k]);
-            let touching = |c: &&CageArea| !(c.cells & cells).is_empty();
-            let inside = (0..cages.len())
-                .filter(|&i| touching(&&cages[i]) && cages[i].cells.is_subset(cells))
-                .collect();
-            let partial = (0..cages.len())
-                .filter(|&i| touching(&&cages[i]) && !cages[i].cells.is_subset(cells))
-                .collect();
-            let covered = cages.iter().fold(CellSet::EMPTY, |acc, c| acc | c.cells);
+            let (inside, partial): (Vec<usize>, Vec<usize>) = (0..cages.len())
+                .filter(|&i| !(cages[i].cells & cells).is_empty())
+                .partition(|&i| cages[i].cells.is_subset(cells));
             Area {
                 houses,
                 cells,
