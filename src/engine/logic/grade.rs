@@ -159,7 +159,7 @@ pub(crate) fn grade_marks(
         if marks.is_solved() || marks.has_contradiction() {
             break;
         }
-        let Some(step) = assume.next_step(&marks, budget)? else {
+        let Some(step) = assume.next_step_within(&marks, cap, budget)? else {
             break;
         };
         *counts.entry(step.technique).or_insert(0) += 1;

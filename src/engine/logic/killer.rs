@@ -57,7 +57,7 @@ pub fn find(marks: &Candidates, max_tenths: u16) -> (Option<Step>, u64) {
 
 /// Operations (sum-table transitions and assignment nodes) per work unit: about a
 /// microsecond of CPU, the scale of every other unit (`examples/grade_timing.rs`).
-const OPS_PER_UNIT: u64 = 100;
+const OPS_PER_UNIT: u64 = 70;
 
 thread_local! {
     /// Operations counted by the current [`find`]: the cage steps' cost depends on the cages
@@ -198,6 +198,7 @@ impl SetOfSets {
 }
 
 /// The ways of giving cells distinct digits from their masks that add up to a target.
+#[derive(Clone)]
 struct Ways {
     /// Per cell, the digits some way gives it.
     options: Vec<u16>,
@@ -209,6 +210,46 @@ struct Ways {
 /// `target`: layer `i` of the forward pass holds the digit sets the first `i` cells can take,
 /// the backward pass keeps only those that complete. At most 126 sets a layer.
 fn distinct_ways(masks: &[u16], target: u32) -> Ways {
+    remembered(&WAYS, (masks.to_vec(), target as i32, 0), || {
+        work_out_ways(masks, target)
+    })
+}
+
+/// Answers worked out before, by what they were worked out from: the same cage with the
+/// same candidates comes up at step after step of a solve. Bounded: cleared when full.
+type Memo<V> = std::cell::RefCell<std::collections::HashMap<(Vec<u16>, i32, u64), V>>;
+
+/// Most answers a memo keeps before it starts afresh.
+const MEMO_SIZE: usize = 4096;
+
+thread_local! {
+    static WAYS: Memo<Ways> = Memo::default();
+    static SIGNED: Memo<Vec<u16>> = Memo::default();
+}
+
+/// `work()`'s answer for `key`, from `memo` when it is there (a lookup, with its hashing and
+/// copying, counts as a work unit).
+fn remembered<V: Clone>(
+    memo: &'static std::thread::LocalKey<Memo<V>>,
+    key: (Vec<u16>, i32, u64),
+    work: impl FnOnce() -> V,
+) -> V {
+    count(OPS_PER_UNIT);
+    if let Some(known) = memo.with(|m| m.borrow().get(&key).cloned()) {
+        return known;
+    }
+    let value = work();
+    memo.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= MEMO_SIZE {
+            m.clear();
+        }
+        m.insert(key, value.clone());
+    });
+    value
+}
+
+fn work_out_ways(masks: &[u16], target: u32) -> Ways {
     let n = masks.len();
     let mut layers = [SetOfSets::default(); SIZE + 1];
     layers[0].insert(0);
@@ -261,10 +302,18 @@ fn signed_options(
         .map(|&c| (c, 1))
         .chain(minus.iter().map(|&c| (c, -1)))
         .collect();
-    let mut options = vec![0u16; cells.len()];
-    let mut chosen = vec![0usize; cells.len()];
-    assign(g, marks, &cells, 0, target, &mut chosen, &mut options);
-    options
+    // Which cells see which (the geometry's id stands for that) and their candidates decide
+    // the answer: cells, signs and masks go into the key.
+    let key: Vec<u16> = cells
+        .iter()
+        .flat_map(|&(c, sign)| [c as u16 | if sign < 0 { 0x100 } else { 0 }, marks.mask(c)])
+        .collect();
+    remembered(&SIGNED, (key, target, g.id()), || {
+        let mut options = vec![0u16; cells.len()];
+        let mut chosen = vec![0usize; cells.len()];
+        assign(g, marks, &cells, 0, target, &mut chosen, &mut options);
+        options
+    })
 }
 
 /// Depth-first over at most [`MAX_SUM_CELLS`] cells: `chosen[..i]` holds digit indices so

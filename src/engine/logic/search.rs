@@ -10,7 +10,7 @@ use crate::engine::budget::{Budget, Exhausted};
 
 use super::{
     als_wings, chains, direct, exclusion, fish, intersections, killer, singles, strong_links,
-    subsets, uniqueness, wings, Candidates, Step,
+    subsets, uniqueness, wings, Candidates, Rating, Step, Technique,
 };
 
 /// What a search may assume about the puzzle.
@@ -156,6 +156,50 @@ impl Finder {
         }
     }
 
+    /// The lowest rating a step of this finder can have: the base rating of its easiest
+    /// technique (sizes and lengths only add).
+    fn lowest(self) -> Rating {
+        let easiest = match self {
+            Finder::FullHouse | Finder::Cages(_) => Technique::FullHouse,
+            Finder::HiddenSingle => Technique::HiddenSingle,
+            Finder::DirectLocking => Technique::DirectPointing,
+            Finder::DirectHidden(2) => Technique::DirectHiddenPair,
+            Finder::DirectHidden(_) => Technique::DirectHiddenTriple,
+            Finder::NakedSingle => Technique::NakedSingle,
+            Finder::Locking => Technique::LockedCandidatesPointing,
+            Finder::Naked(2) => Technique::NakedPair,
+            Finder::Naked(3) => Technique::NakedTriple,
+            Finder::Naked(_) => Technique::NakedQuad,
+            Finder::Fish(2) => Technique::XWing,
+            Finder::Fish(3) => Technique::Swordfish,
+            Finder::Fish(_) => Technique::Jellyfish,
+            Finder::Hidden(2) => Technique::HiddenPair,
+            Finder::Hidden(3) => Technique::HiddenTriple,
+            Finder::Hidden(_) => Technique::HiddenQuad,
+            Finder::StrongLinks(2) => Technique::Skyscraper,
+            Finder::StrongLinks(3) => Technique::ThreeStrongLinks,
+            Finder::StrongLinks(_) => Technique::FourStrongLinks,
+            Finder::XyWing => Technique::XyWing,
+            Finder::XyzWing => Technique::XyzWing,
+            Finder::UniqueLoops => Technique::UniqueRectangle,
+            Finder::AlsWing(3) => Technique::WxyzWing,
+            Finder::AlsWing(4) => Technique::VwxyzWing,
+            Finder::AlsWing(5) => Technique::UvwxyzWing,
+            Finder::AlsWing(_) => Technique::TuvwxyzWing,
+            Finder::Bug => Technique::BivalueUniversalGrave,
+            Finder::AlignedPair => Technique::AlignedPairExclusion,
+            Finder::AlignedTriple => Technique::AlignedTripleExclusion,
+            Finder::Chains(level) => match level {
+                chains::Level::Static => Technique::XCycle,
+                chains::Level::Nishio => Technique::NishioForcingChain,
+                chains::Level::Multiple => Technique::CellForcingChain,
+                chains::Level::Dynamic => Technique::DynamicForcingChain,
+                chains::Level::DynamicPlus => Technique::DynamicForcingChainPlus,
+            },
+        };
+        easiest.base_rating()
+    }
+
     /// The finder's step, and the work it took beyond its [`cost`](Finder::cost) (the cage
     /// finder's depends on the cages: it counts its operations).
     fn find(self, marks: &Candidates, assume: &Assumptions) -> (Option<Step>, u64) {
@@ -200,12 +244,32 @@ impl Assumptions {
         marks: &Candidates,
         budget: &Budget,
     ) -> Result<Option<Step>, Exhausted> {
+        self.next_step_within(marks, None, budget)
+    }
+
+    /// [`next_step`](Self::next_step) for a caller that only wants to know whether a step
+    /// rated at most `cap` comes first: the tail of the order whose finders can only rate
+    /// above `cap` is left out (a generator asking "is this at most 5.9?" skips the dynamic
+    /// chains). `None` then means "no step, or the first would be above `cap`".
+    pub(crate) fn next_step_within(
+        &self,
+        marks: &Candidates,
+        cap: Option<Rating>,
+        budget: &Budget,
+    ) -> Result<Option<Step>, Exhausted> {
         let order: &[Finder] = if marks.geometry().cages().is_empty() {
             &SE_ORDER
         } else {
             &KILLER_ORDER
         };
-        first_step(order, marks, self, budget)
+        let used = match cap {
+            Some(cap) => order
+                .iter()
+                .rposition(|f| f.lowest() <= cap)
+                .map_or(0, |last| last + 1),
+            None => order.len(),
+        };
+        first_step(&order[..used], marks, self, budget)
     }
 }
 
@@ -232,8 +296,9 @@ fn first_step(
         budget.charge(finder.cost())?;
         let (step, more) = finder.find(marks, assume);
         budget.charge(more)?;
-        if step.is_some() {
-            return Ok(step);
+        if let Some(step) = step {
+            debug_assert!(step.rating >= finder.lowest(), "{finder:?}: {step:?}");
+            return Ok(Some(step));
         }
     }
     Ok(None)

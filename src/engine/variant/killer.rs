@@ -34,6 +34,9 @@ use crate::engine::solver::Solver;
 
 /// Work allowed per uniqueness check; a check that runs out counts as "not unique".
 const CHECK_BUDGET: u64 = 200_000;
+/// The same on the way to a level (the draw and every merge): a layout that takes longer
+/// to prove unique is not worth the wait (another split or merge is cheaper).
+const MERGE_CHECK: u64 = 20_000;
 
 /// A killer puzzle (no givens) and its unique solution.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,7 +69,13 @@ pub fn random_killer(seed: u64) -> Killer {
 /// [`random_killer`], charging every uniqueness check to `budget`.
 pub fn random_killer_within(seed: u64, budget: &Budget) -> Result<Killer, Exhausted> {
     let mut rng = SplitMix64::new(seed);
-    draw_killer(&mut rng, &USUAL_SIZES, &mut VariantSolver::new(), budget)
+    draw_killer(
+        &mut rng,
+        &USUAL_SIZES,
+        CHECK_BUDGET,
+        &mut VariantSolver::new(),
+        budget,
+    )
 }
 
 /// Cage sizes by draw: `sizes[rng.below(20)]`. The usual mix is weighted towards cages of
@@ -74,10 +83,11 @@ pub fn random_killer_within(seed: u64, budget: &Budget) -> Result<Killer, Exhaus
 const USUAL_SIZES: [usize; 20] = [1, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5];
 
 /// A unique killer: a random grid and partition (`sizes` as in [`USUAL_SIZES`]), cages split
-/// until one solution remains (see the module docs).
+/// until one solution remains (see the module docs), each check allowed `check` units.
 fn draw_killer(
     rng: &mut SplitMix64,
     sizes: &[usize; 20],
+    check: u64,
     solver: &mut VariantSolver,
     budget: &Budget,
 ) -> Result<Killer, Exhausted> {
@@ -87,16 +97,17 @@ fn draw_killer(
     let mut splits = 0;
     loop {
         let validated = to_cages(&cages, &digits);
-        let other = match unique_or_other(&validated, &Grid::empty(Shape::NINE), solver, budget)? {
-            None => {
-                return Ok(Killer {
-                    cages: validated,
-                    solution: grid,
-                    splits,
-                })
-            }
-            Some(other) => other,
-        };
+        let other =
+            match unique_or_other(&validated, &Grid::empty(Shape::NINE), check, solver, budget)? {
+                None => {
+                    return Ok(Killer {
+                        cages: validated,
+                        solution: grid,
+                        splits,
+                    })
+                }
+                Some(other) => other,
+            };
         // A cell where another solution differs, in the largest such cage (so that cage
         // sizes stay even); any multi-cell cage if the check gave up.
         let differing = other.and_then(|o| {
@@ -124,12 +135,13 @@ fn draw_killer(
 fn unique_or_other(
     cages: &Cages,
     givens: &Grid,
+    work: u64,
     solver: &mut VariantSolver,
     budget: &Budget,
 ) -> Result<Option<Option<Vec<u8>>>, Exhausted> {
     let puzzle = Puzzle::new(givens.clone(), Rules::killer(cages.clone()))
         .unwrap_or_else(|_| unreachable!("givens from the solution obey its cages"));
-    let check = budget.trial(CHECK_BUDGET);
+    let check = budget.trial(work);
     let counted = solver.count_solutions(&puzzle, 2, &check);
     budget.absorb(&check)?;
     Ok(match counted {
@@ -154,6 +166,9 @@ fn cages_for(min: Rating) -> usize {
 /// Where the `hard` band starts: below it a killer is made easier by splitting a cage (no
 /// givens), from it by a given (a finer step).
 const HARD_START: u16 = 26;
+
+/// Most givens a generated Killer gets.
+const MAX_GIVENS: usize = 4;
 
 /// Most cells a merged cage may have.
 const MAX_MERGED: usize = 7;
@@ -250,7 +265,13 @@ impl KillerSearch<'_> {
 
     /// One draw and the moves from it: the layout in range with its grade and solution.
     fn attempt(&mut self) -> Result<Option<(Layout, Grade, Grid)>, Exhausted> {
-        let killer = draw_killer(&mut self.rng, &USUAL_SIZES, self.solver, self.budget)?;
+        let killer = draw_killer(
+            &mut self.rng,
+            &USUAL_SIZES,
+            MERGE_CHECK,
+            self.solver,
+            self.budget,
+        )?;
         let digits = killer.solution.raw().to_vec();
         let mut layout = Layout {
             cages: killer
@@ -300,7 +321,11 @@ impl KillerSearch<'_> {
                 split(&mut split_layout.cages, at);
                 split_layout
             } else {
-                // A given from the solution: a smaller step easier, and still unique.
+                // A given from the solution: a smaller step easier, and still unique; a
+                // Killer keeps few givens, so past that this draw is given up.
+                if layout.givens.given_count() >= MAX_GIVENS {
+                    return Ok(None);
+                }
                 let empty: Vec<usize> = (0..CELLS)
                     .filter(|&i| layout.givens.raw()[i] == 0)
                     .collect();
@@ -337,11 +362,15 @@ impl KillerSearch<'_> {
             return Ok(None);
         }
         let cages = to_cages(&merged.cages, digits);
-        Ok(
-            unique_or_other(&cages, &merged.givens, self.solver, self.budget)?
-                .is_none()
-                .then_some(merged),
-        )
+        Ok(unique_or_other(
+            &cages,
+            &merged.givens,
+            MERGE_CHECK,
+            self.solver,
+            self.budget,
+        )?
+        .is_none()
+        .then_some(merged))
     }
 }
 
