@@ -209,43 +209,61 @@ struct Ways {
 /// Every way of filling cells with the candidates `masks`, all digits distinct, adding up to
 /// `target`: layer `i` of the forward pass holds the digit sets the first `i` cells can take,
 /// the backward pass keeps only those that complete. At most 126 sets a layer.
-fn distinct_ways(masks: &[u16], target: u32) -> Ways {
-    remembered(&WAYS, (masks.to_vec(), target as i32, 0), || {
+fn distinct_ways(masks: &[u16], target: u32, geometry: u64) -> Ways {
+    remembered(&WAYS, geometry, (masks.to_vec(), target as i32), || {
         work_out_ways(masks, target)
     })
 }
 
 /// Answers worked out before, by what they were worked out from: the same cage with the
-/// same candidates comes up at step after step of a solve. Bounded: cleared when full.
-type Memo<V> = std::cell::RefCell<std::collections::HashMap<(Vec<u16>, i32, u64), V>>;
+/// same candidates comes up at step after step of a solve. A memo holds the answers for one
+/// geometry (one puzzle's grade or hint, one generation's target) and starts afresh for
+/// another, so what a request is charged never depends on the requests before it; and it is
+/// cleared when full.
+struct Memo<V> {
+    geometry: u64,
+    answers: std::collections::HashMap<(Vec<u16>, i32), V>,
+}
+
+impl<V> Default for Memo<V> {
+    fn default() -> Memo<V> {
+        Memo {
+            geometry: 0,
+            answers: std::collections::HashMap::new(),
+        }
+    }
+}
 
 /// Most answers a memo keeps before it starts afresh.
 const MEMO_SIZE: usize = 4096;
 
 thread_local! {
-    static WAYS: Memo<Ways> = Memo::default();
-    static SIGNED: Memo<Vec<u16>> = Memo::default();
+    static WAYS: std::cell::RefCell<Memo<Ways>> = std::cell::RefCell::default();
+    static SIGNED: std::cell::RefCell<Memo<Vec<u16>>> = std::cell::RefCell::default();
 }
 
-/// `work()`'s answer for `key`, from `memo` when it is there (a lookup, with its hashing and
-/// copying, counts as a work unit).
+/// `work()`'s answer for `key` under the geometry with id `geometry`, from `memo` when it is
+/// there (a lookup, with its hashing and copying, counts as a work unit).
 fn remembered<V: Clone>(
-    memo: &'static std::thread::LocalKey<Memo<V>>,
-    key: (Vec<u16>, i32, u64),
+    memo: &'static std::thread::LocalKey<std::cell::RefCell<Memo<V>>>,
+    geometry: u64,
+    key: (Vec<u16>, i32),
     work: impl FnOnce() -> V,
 ) -> V {
     count(OPS_PER_UNIT);
-    if let Some(known) = memo.with(|m| m.borrow().get(&key).cloned()) {
+    let known = memo.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.geometry != geometry || m.answers.len() >= MEMO_SIZE {
+            m.geometry = geometry;
+            m.answers.clear();
+        }
+        m.answers.get(&key).cloned()
+    });
+    if let Some(known) = known {
         return known;
     }
     let value = work();
-    memo.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= MEMO_SIZE {
-            m.clear();
-        }
-        m.insert(key, value.clone());
-    });
+    memo.with(|m| m.borrow_mut().answers.insert(key, value.clone()));
     value
 }
 
@@ -308,7 +326,7 @@ fn signed_options(
         .iter()
         .flat_map(|&(c, sign)| [c as u16 | if sign < 0 { 0x100 } else { 0 }, marks.mask(c)])
         .collect();
-    remembered(&SIGNED, (key, target, g.id()), || {
+    remembered(&SIGNED, g.id(), (key, target), || {
         let mut options = vec![0u16; cells.len()];
         let mut chosen = vec![0usize; cells.len()];
         assign(g, marks, &cells, 0, target, &mut chosen, &mut options);
@@ -460,7 +478,7 @@ fn distinct_eliminations(
     target: u32,
 ) -> Option<(Ways, Vec<(Cell, Digit)>)> {
     let masks: Vec<u16> = open.iter().map(|&c| marks.mask(c)).collect();
-    let ways = distinct_ways(&masks, target);
+    let ways = distinct_ways(&masks, target, marks.geometry().id());
     let eliminations = removed(marks, open, &ways.options);
     (!ways.sets.is_empty() && !eliminations.is_empty()).then_some((ways, eliminations))
 }
@@ -1119,18 +1137,18 @@ mod tests {
     #[test]
     fn distinct_ways_find_every_completion() {
         // Two cells adding up to 10: 1+9, 2+8, 3+7, 4+6; never 5.
-        let ways = distinct_ways(&[ALL_DIGITS, ALL_DIGITS], 10);
+        let ways = distinct_ways(&[ALL_DIGITS, ALL_DIGITS], 10, 0);
         assert_eq!(ways.sets.len(), 4);
         assert_eq!(ways.options, vec![ALL_DIGITS & !(1 << 4); 2]);
         // With the first cell down to {1, 2}, the second is 8 or 9.
-        let ways = distinct_ways(&[0b11, ALL_DIGITS], 10);
+        let ways = distinct_ways(&[0b11, ALL_DIGITS], 10, 0);
         assert_eq!(ways.options, vec![0b11, 0b1_1000_0000]);
         // Three cells adding up to 6: only 1+2+3.
-        let ways = distinct_ways(&[ALL_DIGITS; 3], 6);
+        let ways = distinct_ways(&[ALL_DIGITS; 3], 6, 0);
         assert_eq!(ways.sets, vec![0b111]);
         assert_eq!(ways.options, vec![0b111; 3]);
         // Impossible.
-        let ways = distinct_ways(&[0b1, 0b1], 2);
+        let ways = distinct_ways(&[0b1, 0b1], 2, 0);
         assert!(ways.sets.is_empty());
         assert_eq!(ways.options, vec![0, 0]);
     }
