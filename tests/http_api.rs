@@ -670,18 +670,21 @@ async fn budget_exhaustion_and_queued_solves_are_counted() {
     assert_eq!(stingy.metric("solves_budget_exhausted_total").await, 2.0);
     stingy.shutdown().await;
 
-    // One solver thread, busy with a long batch: a hard solve waits in the queue meanwhile.
+    // One solver thread, busy until its requester leaves: a generation asked for a rating no
+    // generated puzzle reaches, with no budget to speak of, runs through thousands of
+    // candidates (however fast the build). A hard solve waits in the queue meanwhile.
     let server = TestServer::with(ServeArgs {
         max_solves: Some(1.try_into().unwrap()),
         queue_depth: Some(4),
+        generate_work_budget: u64::MAX,
         ..ServeArgs::default()
     })
     .await;
-    let batch = tokio::spawn(post_json_owned(
-        server.url("/solve/batch"),
-        json!(vec![HARD; 1500]),
+    let busy = tokio::spawn(post_json_owned(
+        server.url("/generate"),
+        json!({"rating": {"min": 11.5}}),
     ));
-    wait_for("the batch runs", || async {
+    wait_for("the generation runs", || async {
         server.metric("solves_in_flight").await == 1.0
     })
     .await;
@@ -693,7 +696,9 @@ async fn budget_exhaustion_and_queued_solves_are_counted() {
         server.metric("solves_queued").await == 1.0
     })
     .await;
-    assert_eq!(batch.await.unwrap().status(), StatusCode::OK);
+    assert_eq!(server.metric("solves_in_flight").await, 1.0);
+    // The generation's requester leaves: its job stops, and the queued solve runs.
+    busy.abort();
     let solved = ok_json(waiting.await.unwrap()).await;
     assert_solves(HARD, solved["solution"].as_str().unwrap());
     assert_eq!(server.metric("solves_queued").await, 0.0);

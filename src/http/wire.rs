@@ -1045,17 +1045,20 @@ mod tests {
             engine_cages(request.rule_fields().cages)[0].cells,
             vec![(0, 0), (0, 1)]
         );
-        for bad in [
-            r#"[0]"#,
-            r#"[0, 1, 2]"#,
-            r#"{"row": 0}"#,
-            r#"{"row": 0, "col": 1, "x": 2}"#,
+        // Each refusal says what is wrong, and a cell of the wrong shape names both forms, so
+        // the client can fix it.
+        let both_forms = r#"expected a cell as [row, col] or {"row": r, "col": c}, 0-based"#;
+        for (bad, says) in [
+            (r#""a1""#, both_forms),
+            ("5", both_forms),
+            ("[0]", both_forms),
+            ("[0, 1, 2]", both_forms),
+            (r#"{"row": 0}"#, "missing field `col`"),
+            (r#"{"row": 0, "col": 1, "x": 2}"#, "unknown field `x`"),
         ] {
             let text = format!(r#"{{"board": "....", "cages": [{{"sum": 3, "cells": [{bad}]}}]}}"#);
-            assert!(
-                serde_json::from_str::<BoardRequest>(&text).is_err(),
-                "{bad}"
-            );
+            let err = serde_json::from_str::<BoardRequest>(&text).unwrap_err();
+            assert!(err.to_string().contains(says), "{bad}: {err}");
         }
     }
 

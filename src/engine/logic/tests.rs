@@ -278,9 +278,10 @@ fn puzzle(line: &str) -> ClassicPuzzle {
 /// From the unbiased set: needs pointing, claiming, a naked pair and an XY-Wing (and more).
 const WING: &str =
     ".2.6.......6..71......1.....7...52...9546......4..18...4.8..92...2.74..8.....6..3";
-/// From the unbiased set: needs a hidden pair, and the singles finish it.
+/// From the unbiased set: needs a hidden pair that is not a direct one (SE calls a pair that
+/// yields a single at once a direct hidden pair), then claiming and the singles finish it.
 const HIDDEN_PAIR: &str =
-    "1...6.5....678.3..7.9.2.4.62...4...5.9.....21.....7.3...2...8..64..7....9..4.....";
+    "..36.......6...7..7.9.5.63...2.1............8..736.2.9...1.3.4.9.1.....2.6..2.5..";
 
 /// Up to `n` puzzles from a shared data file (`../shared/data`, beside the repository); none,
 /// said on stderr, when it is absent, so that the crate still tests on its own. Every
