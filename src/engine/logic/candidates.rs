@@ -464,6 +464,44 @@ mod tests {
     }
 
     #[test]
+    fn a_cage_that_repeats_or_misses_its_sum_is_a_contradiction() {
+        use crate::engine::grid::Shape;
+        use crate::engine::rules::{Cage, Rules};
+        let geometry = |cages: Vec<Cage>| {
+            Geometry::for_rules(&Rules::for_cages(Shape::NINE, cages).unwrap()).unwrap()
+        };
+        let board = |digits: &[(usize, char)]| {
+            let mut line = vec!['.'; 81];
+            for &(i, d) in digits {
+                line[i] = d;
+            }
+            Board::from_line(&line.iter().collect::<String>()).unwrap()
+        };
+        // An L of three cells: r1c3 and r2c4 share only the cage, so 5 in both repeats
+        // nowhere else.
+        let l_shape = geometry(vec![Cage {
+            sum: 15,
+            cells: vec![(0, 2), (0, 3), (1, 3)],
+        }]);
+        let twice = board(&[(2, '5'), (12, '5')]);
+        assert!(
+            !Candidates::new(&twice).has_contradiction(),
+            "classic rules allow it"
+        );
+        assert!(Candidates::with_geometry(&twice, &l_shape).has_contradiction());
+        // Above the sum with a cell still open: 9 + 8 in a cage of 15.
+        let above = board(&[(2, '9'), (3, '8')]);
+        assert!(Candidates::with_geometry(&above, &l_shape).has_contradiction());
+        // Below the sum (still open) is fine; filled, it must be exact.
+        let below = board(&[(2, '1'), (3, '2')]);
+        assert!(!Candidates::with_geometry(&below, &l_shape).has_contradiction());
+        let short = board(&[(2, '1'), (3, '2'), (12, '3')]);
+        assert!(Candidates::with_geometry(&short, &l_shape).has_contradiction());
+        let exact = board(&[(2, '1'), (3, '5'), (12, '9')]);
+        assert!(!Candidates::with_geometry(&exact, &l_shape).has_contradiction());
+    }
+
+    #[test]
     fn an_empty_cell_without_marks_is_a_contradiction() {
         let mut c = Candidates::new(&Board::empty());
         let pos = Cell::new(2, 7).unwrap();
