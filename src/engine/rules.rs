@@ -154,6 +154,42 @@ pub(crate) fn window_cell(index: usize, i: usize) -> (usize, usize) {
     (top + i / 3, left + i % 3)
 }
 
+/// The lines of a 9x9 grid the windows leave out (0-based: the first, middle and last), and
+/// the two triples each pair of windows covers.
+const WINDOW_LINE_GROUPS: [[usize; 3]; 3] = [[0, 4, 8], [1, 2, 3], [5, 6, 7]];
+
+/// Which line groups (rows, columns) make each hidden window, in reading order of its first
+/// cell: the four windows are groups 1-2 by 1-2; the other five pairs are these.
+const HIDDEN_WINDOWS: [(usize, usize); 5] = [(0, 0), (0, 1), (0, 2), (1, 0), (2, 0)];
+
+/// The cells of hidden window `index` (0-4), in reading order. The four windows imply five
+/// more groups that hold every digit once: three columns side by side hold each digit three
+/// times, the two windows on them hold it once each, so the rows the windows leave out (1, 5
+/// and 9) hold it once there too; likewise across, and at the nine crossings of those rows
+/// and columns. Solvers that know this use them as houses, and Sukaku Explainer rates Hyper
+/// puzzles with them.
+pub(crate) fn hidden_window_cell(index: usize, i: usize) -> (usize, usize) {
+    let (rows, cols) = HIDDEN_WINDOWS[index];
+    (
+        WINDOW_LINE_GROUPS[rows][i / 3],
+        WINDOW_LINE_GROUPS[cols][i % 3],
+    )
+}
+
+/// "1, 5, 9" or "2-4": the rows or columns of line group `group`.
+pub(crate) fn window_lines(group: usize) -> String {
+    match WINDOW_LINE_GROUPS[group] {
+        [a, _, c] if c == a + 2 => format!("{}-{}", a + 1, c + 1),
+        [a, b, c] => format!("{}, {}, {}", a + 1, b + 1, c + 1),
+    }
+}
+
+/// The row and column groups of hidden window `index`, for naming it.
+pub(crate) fn hidden_window_lines(index: usize) -> (String, String) {
+    let (rows, cols) = HIDDEN_WINDOWS[index];
+    (window_lines(rows), window_lines(cols))
+}
+
 /// One cage as a caller describes it: the sum and the cells as 0-based (row, column).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Cage {

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use super::grid::{Cell, Digit, Grid, Shape};
-use super::rules::{window_cell, Rules};
+use super::rules::{hidden_window_cell, hidden_window_lines, window_cell, Rules};
 
 /// The kinds of group a digit must not repeat in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -22,6 +22,10 @@ pub enum UnitKind {
     Diagonal,
     /// A Hyper window (9x9): index 0-3 in reading order.
     Window,
+    /// One of the five groups a Hyper puzzle's windows imply (index 0-4; see
+    /// `rules::hidden_window_cell`). Not a rule of its own, so a board is never checked
+    /// against it; the logic engine uses it as a house.
+    HiddenWindow,
     /// A Killer cage (its digits are distinct too).
     Cage,
 }
@@ -36,6 +40,7 @@ impl UnitKind {
             UnitKind::Region => "region",
             UnitKind::Diagonal => "diagonal",
             UnitKind::Window => "window",
+            UnitKind::HiddenWindow => "hidden_window",
             UnitKind::Cage => "cage",
         }
     }
@@ -49,6 +54,7 @@ impl UnitKind {
             UnitKind::Region => "regions",
             UnitKind::Diagonal => "diagonals",
             UnitKind::Window => "windows",
+            UnitKind::HiddenWindow => "hidden windows",
             UnitKind::Cage => "cages",
         }
     }
@@ -77,7 +83,7 @@ impl Unit {
         let side = shape.side();
         let count = match kind {
             UnitKind::Region | UnitKind::Cage => 0,
-            UnitKind::Window => 9,
+            UnitKind::Window | UnitKind::HiddenWindow => 9,
             _ => side,
         };
         (0..count).map(move |i| {
@@ -87,6 +93,7 @@ impl Unit {
                 UnitKind::Diagonal if index == 0 => (i, i),
                 UnitKind::Diagonal => (i, side - 1 - i),
                 UnitKind::Window => window_cell(index, i),
+                UnitKind::HiddenWindow => hidden_window_cell(index, i),
                 _ => shape.box_cell(index, i),
             };
             Cell::at(row, col)
@@ -102,8 +109,19 @@ impl Unit {
 }
 
 impl fmt::Display for Unit {
+    /// "row 3"; a hidden window with where it is: "hidden window 2 (rows 1, 5, 9, columns 2-4)".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.kind.name(), self.index + 1)
+        match self.kind {
+            UnitKind::HiddenWindow => {
+                let (rows, cols) = hidden_window_lines(self.index);
+                write!(
+                    f,
+                    "hidden window {} (rows {rows}, columns {cols})",
+                    self.index + 1
+                )
+            }
+            kind => write!(f, "{} {}", kind.name(), self.index + 1),
+        }
     }
 }
 

@@ -189,7 +189,7 @@ impl<'g> Candidates<'g> {
                 repeated != 0 || seen != ALL_DIGITS
             })
             || self.geometry.cages().iter().any(|cage| {
-                let (mut placed, mut repeated, mut sum, mut open) = (0u16, 0u16, 0, 0);
+                let (mut placed, mut repeated, mut sum, mut filled) = (0u16, 0u16, 0, true);
                 for i in cage.cells.iter() {
                     match self.board.get(Cell::from_index(i)) {
                         Some(digit) => {
@@ -197,10 +197,10 @@ impl<'g> Candidates<'g> {
                             placed |= bit(digit);
                             sum += u32::from(digit.get());
                         }
-                        None => open += 1,
+                        None => filled = false,
                     }
                 }
-                repeated != 0 || sum > cage.sum || (open == 0 && sum != cage.sum)
+                repeated != 0 || sum > cage.sum || (filled && sum != cage.sum)
             })
     }
 

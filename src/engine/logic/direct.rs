@@ -10,7 +10,7 @@ use crate::engine::grid::Cell;
 
 use super::candidates::{digit, digits_of, indices_of, subsets, Candidates, ALL_DIGITS};
 use super::cellset::CellSet;
-use super::intersections::locked_sets;
+use super::intersections::{locked_sets, LOCKING_PASSES};
 use super::singles::place;
 use super::text::{list, places_within};
 use super::{Step, Technique};
@@ -20,22 +20,18 @@ use super::{Step, Technique};
 pub fn locking(marks: &Candidates) -> Option<Step> {
     let g = marks.geometry();
     locked_sets(marks).find_map(|(pass, d, k1, k2, _)| {
-        let (first, _) = &g.locking_passes()[pass];
-        let (k3, pos) = first
-            .iter()
-            .copied()
-            .filter(|&k3| k3 != k1)
-            .find_map(|k3| {
-                // The digit leaves the second house outside the first.
-                let cleared = g.set_of(k2) - g.set_of(k1);
-                if (g.set_of(k3) & cleared).is_empty() {
-                    return None;
-                }
-                let others = marks.places_in(k3, d);
-                let left = others - cleared;
-                (others.len() >= 2 && left.len() == 1)
-                    .then(|| (k3, Cell::from_index(left.first().unwrap_or(0))))
-            })?;
+        let (first, _) = &LOCKING_PASSES[pass];
+        let (k3, pos) = first.clone().filter(|&k3| k3 != k1).find_map(|k3| {
+            // The digit leaves the second house outside the first.
+            let cleared = g.set_of(k2) - g.set_of(k1);
+            if (g.set_of(k3) & cleared).is_empty() {
+                return None;
+            }
+            let others = marks.places_in(k3, d);
+            let left = others - cleared;
+            (others.len() >= 2 && left.len() == 1)
+                .then(|| (k3, Cell::from_index(left.first().unwrap_or(0))))
+        })?;
         let (u1, u2, u3) = (g.unit(k1), g.unit(k2), g.unit(k3));
         let digit = digit(d);
         let (technique, rating) = if g.is_box_like(k1) {

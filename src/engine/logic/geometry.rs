@@ -6,7 +6,8 @@
 //! X (two diagonal houses), Hyper (four window houses), Jigsaw (regions in place of the
 //! boxes) and Killer (cages: cells that see each other and add up to a sum). Houses are
 //! numbered the same way in every geometry: rows 0-8, columns 9-17, boxes or regions 18-26,
-//! then the diagonals and windows the rules add. Cages are not houses (a digit need not
+//! then the diagonals and windows the rules add, and with the windows the five hidden windows
+//! they imply (see `rules::hidden_window_cell`). Cages are not houses (a digit need not
 //! appear in one), so they have their own list; they do make their cells peers.
 //!
 //! The classic table is built once ([`Geometry::classic`]); a variant's table is built per
@@ -60,9 +61,6 @@ pub(crate) struct Area {
 /// Most neighbouring lines an area unites.
 const MAX_AREA_LINES: usize = 4;
 
-/// One pass of locked candidates: every house of `first` against every house of `second`.
-pub(crate) type LockingPass = (Vec<usize>, Vec<usize>);
-
 /// The houses and cages of a rule set and the derived per-cell tables.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
@@ -86,9 +84,6 @@ pub struct Geometry {
     /// The houses in the order SE scans them for singles and subsets: boxes, columns, rows,
     /// then the extra houses.
     scan_order: Vec<usize>,
-    /// Locked-candidates passes in SE's order (boxes into columns, into rows, columns and
-    /// rows into boxes), then the extra houses against all others.
-    locking_passes: Vec<LockingPass>,
     cages: Vec<CageArea>,
     /// The areas of the rule of 45 (none without cages).
     areas: Vec<Area>,
@@ -123,7 +118,11 @@ impl Geometry {
             return None;
         }
         let index = |cell: Cell| cell.row() * SIZE + cell.col();
-        let units: Vec<Unit> = rules.houses().collect();
+        let hidden_windows = (0..if rules.windows() { 5 } else { 0 }).map(|index| Unit {
+            kind: UnitKind::HiddenWindow,
+            index,
+        });
+        let units: Vec<Unit> = rules.houses().chain(hidden_windows).collect();
         let unit_cells: Vec<[u8; SIZE]> = units
             .iter()
             .map(|&unit| {
@@ -192,16 +191,6 @@ impl Geometry {
             .flatten()
             .chain(extras.iter().copied())
             .collect();
-        let mut locking_passes: Vec<LockingPass> = vec![
-            (BOXES.collect(), COLUMNS.collect()),
-            (BOXES.collect(), ROWS.collect()),
-            (COLUMNS.collect(), BOXES.collect()),
-            (ROWS.collect(), BOXES.collect()),
-        ];
-        if !extras.is_empty() {
-            locking_passes.push((extras.clone(), (0..units.len()).collect()));
-            locking_passes.push(((0..EXTRAS).collect(), extras));
-        }
         let standard_boxes = rules.regions().is_none();
         let classic = rules.is_classic();
         let areas = if cages.is_empty() {
@@ -219,7 +208,6 @@ impl Geometry {
             cell_houses,
             cell_house_count,
             scan_order,
-            locking_passes,
             cages,
             areas,
             cage_of,
@@ -257,7 +245,7 @@ impl Geometry {
     pub(crate) fn is_box_like(&self, k: usize) -> bool {
         matches!(
             self.units[k].kind,
-            UnitKind::Box | UnitKind::Region | UnitKind::Window
+            UnitKind::Box | UnitKind::Region | UnitKind::Window | UnitKind::HiddenWindow
         )
     }
 
@@ -305,11 +293,6 @@ impl Geometry {
     /// Every house in SE's scanning order for singles and subsets.
     pub(crate) fn scan_order(&self) -> &[usize] {
         &self.scan_order
-    }
-
-    /// The locked-candidates passes, in SE's order.
-    pub(crate) fn locking_passes(&self) -> &[LockingPass] {
-        &self.locking_passes
     }
 
     /// The Killer cages (none without cages).
@@ -415,7 +398,6 @@ mod tests {
         let order: Vec<usize> = g.scan_order().to_vec();
         assert_eq!(&order[..3], [18, 19, 20]);
         assert_eq!(&order[24..], [6, 7, 8]);
-        assert_eq!(g.locking_passes().len(), 4);
         assert!(g.cages().is_empty());
     }
 
@@ -436,11 +418,30 @@ mod tests {
         .unwrap();
         let g = Geometry::for_rules(&rules).unwrap();
         assert!(!g.is_classic() && g.has_standard_boxes());
-        assert_eq!(g.unit_count(), 27 + 2 + 4);
+        assert_eq!(g.unit_count(), 27 + 2 + 4 + 5);
         assert_eq!(g.unit(27).kind, UnitKind::Diagonal);
         assert_eq!(g.unit(29).kind, UnitKind::Window);
-        // The centre is on both diagonals and in no window.
-        assert_eq!(g.houses_of(40).collect::<Vec<_>>(), [22, 4, 13, 27, 28]);
+        // The windows imply five more: the first is rows 1, 5, 9 by columns 1, 5, 9.
+        assert_eq!(g.unit(33).kind, UnitKind::HiddenWindow);
+        let corners: CellSet = [0, 4, 8, 36, 40, 44, 72, 76, 80].into_iter().collect();
+        assert_eq!(g.set_of(33), corners);
+        let second: Vec<u8> = g.cells_of(34).to_vec();
+        assert_eq!(second, [1, 2, 3, 37, 38, 39, 73, 74, 75]);
+        assert_eq!(
+            g.unit(34).to_string(),
+            "hidden window 2 (rows 1, 5, 9, columns 2-4)"
+        );
+        assert_eq!(
+            g.unit(36).to_string(),
+            "hidden window 4 (rows 2-4, columns 1, 5, 9)"
+        );
+        // Every cell is in exactly one window or hidden window.
+        for c in 0..CELLS {
+            let windows = g.houses_of(c).filter(|&k| k >= 29).count();
+            assert_eq!(windows, 1, "cell {c}");
+        }
+        // The centre is on both diagonals and in the corners' hidden window.
+        assert_eq!(g.houses_of(40).collect::<Vec<_>>(), [22, 4, 13, 27, 28, 33]);
         // r2c2 is on the main diagonal and in window 1.
         assert_eq!(g.houses_of(10).collect::<Vec<_>>(), [18, 1, 10, 27, 29]);
         assert!(g.sees(0, 80), "the main diagonal");
@@ -450,10 +451,12 @@ mod tests {
         assert_eq!((cage.sum, cage.cells.len()), (10, 4));
         assert_eq!(g.cage_of(19), Some(0));
         assert_eq!(g.cage_of(2), None);
-        assert_eq!(g.scan_order().len(), 33);
-        assert_eq!(&g.scan_order()[27..], [27, 28, 29, 30, 31, 32]);
-        assert_eq!(g.locking_passes().len(), 6);
-        assert!(g.is_box_like(29) && !g.is_box_like(27));
+        assert_eq!(g.scan_order().len(), 38);
+        assert_eq!(
+            &g.scan_order()[27..],
+            [27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37]
+        );
+        assert!(g.is_box_like(29) && g.is_box_like(33) && !g.is_box_like(27));
         assert_eq!(g.shared_unit([0, 80].into_iter().collect()), Some(27));
         assert_ne!(g.id(), Geometry::classic().id());
     }

@@ -79,6 +79,8 @@ pub enum Technique {
     LockedCandidatesPointing,
     /// A digit confined to one box inside a row or column leaves the rest of that box.
     LockedCandidatesClaiming,
+    /// A variant's cell that sees every place of a digit in a house loses the digit.
+    GeneralizedIntersection,
     /// Two cells of a unit with the same two candidates.
     NakedPair,
     /// A digit in two rows (columns) confined to the same two columns (rows).
@@ -171,7 +173,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in SE's search order.
-    pub const ALL: [Technique; 45] = [
+    pub const ALL: [Technique; 46] = [
         Technique::FullHouse,
         Technique::HiddenSingle,
         Technique::DirectPointing,
@@ -181,6 +183,7 @@ impl Technique {
         Technique::DirectHiddenTriple,
         Technique::LockedCandidatesPointing,
         Technique::LockedCandidatesClaiming,
+        Technique::GeneralizedIntersection,
         Technique::NakedPair,
         Technique::XWing,
         Technique::HiddenPair,
@@ -240,6 +243,7 @@ impl Technique {
             Technique::DirectHiddenTriple => "direct_hidden_triple",
             Technique::LockedCandidatesPointing => "locked_candidates_pointing",
             Technique::LockedCandidatesClaiming => "locked_candidates_claiming",
+            Technique::GeneralizedIntersection => "generalized_intersection",
             Technique::NakedPair => "naked_pair",
             Technique::XWing => "x_wing",
             Technique::HiddenPair => "hidden_pair",
@@ -304,6 +308,7 @@ impl Technique {
             Technique::DirectHiddenTriple => 25,
             Technique::LockedCandidatesPointing => 26,
             Technique::LockedCandidatesClaiming => 28,
+            Technique::GeneralizedIntersection => 29,
             Technique::NakedPair => 30,
             Technique::XWing => 32,
             Technique::HiddenPair => 34,

@@ -10,7 +10,7 @@ use crate::engine::budget::{Budget, Exhausted};
 
 use super::{
     als_wings, chains, direct, exclusion, fish, intersections, killer, singles, strong_links,
-    subsets, uniqueness, wings, Candidates, Rating, Step, Technique,
+    subsets, uniqueness, wings, Candidates, Geometry, Rating, Step, Technique,
 };
 
 /// What a search may assume about the puzzle.
@@ -30,6 +30,8 @@ enum Finder {
     DirectHidden(u32),
     NakedSingle,
     Locking,
+    /// Generalized intersections: variants only.
+    GeneralizedLocking,
     Naked(u32),
     Fish(u32),
     Hidden(u32),
@@ -47,7 +49,7 @@ enum Finder {
 }
 
 /// Sukaku Explainer's default finders, in its order.
-const SE_ORDER: [Finder; 34] = [
+const SE_ORDER: [Finder; 35] = [
     Finder::FullHouse,
     Finder::HiddenSingle,
     Finder::DirectLocking,
@@ -55,6 +57,7 @@ const SE_ORDER: [Finder; 34] = [
     Finder::NakedSingle,
     Finder::DirectHidden(3),
     Finder::Locking,
+    Finder::GeneralizedLocking,
     Finder::Naked(2),
     Finder::Fish(2),
     Finder::Hidden(2),
@@ -87,13 +90,13 @@ const SE_ORDER: [Finder; 34] = [
 /// SE's order with the Killer techniques placed by their ratings: cage sums (1.3) after the
 /// hidden singles, combinations and single innies (2.0-2.2) before the naked singles, the
 /// rest of the cage steps (up to 2.8, then all) before locked candidates and pairs.
-const KILLER_ORDER: [Finder; 38] = with_cages(SE_ORDER);
+const KILLER_ORDER: [Finder; 39] = with_cages(SE_ORDER);
 
 /// `order` with `Cages(limit)` after the finders at these positions.
 const CAGE_SLOTS: [(usize, u16); 4] = [(1, 15), (3, 22), (5, 28), (6, u16::MAX)];
 
-const fn with_cages(order: [Finder; 34]) -> [Finder; 38] {
-    let mut out = [Finder::FullHouse; 38];
+const fn with_cages(order: [Finder; 35]) -> [Finder; 39] {
+    let mut out = [Finder::FullHouse; 39];
     let (mut i, mut o, mut slot) = (0, 0, 0);
     while i < order.len() {
         out[o] = order[i];
@@ -110,9 +113,10 @@ const fn with_cages(order: [Finder; 34]) -> [Finder; 38] {
 
 /// The classic elimination techniques kept in a careful player's pencil marks, after the
 /// cage techniques (which find nothing without cages).
-const PENCIL_MARKS: [Finder; 9] = [
+const PENCIL_MARKS: [Finder; 10] = [
     Finder::Cages(u16::MAX),
     Finder::Locking,
+    Finder::GeneralizedLocking,
     Finder::Naked(2),
     Finder::Fish(2),
     Finder::Hidden(2),
@@ -134,7 +138,8 @@ impl Finder {
             | Finder::HiddenSingle
             | Finder::NakedSingle
             | Finder::DirectLocking
-            | Finder::Locking => 1,
+            | Finder::Locking
+            | Finder::GeneralizedLocking => 1,
             Finder::DirectHidden(_)
             | Finder::Naked(_)
             | Finder::Hidden(_)
@@ -156,6 +161,16 @@ impl Finder {
         }
     }
 
+    /// False for a finder that can find nothing on `geometry`'s boards: it is neither run nor
+    /// charged, so adding one for the variants leaves the classic board's work unchanged.
+    fn applies(self, geometry: &Geometry) -> bool {
+        match self {
+            Finder::Cages(_) => !geometry.cages().is_empty(),
+            Finder::GeneralizedLocking => !geometry.is_classic(),
+            _ => true,
+        }
+    }
+
     /// The lowest rating a step of this finder can have: the base rating of its easiest
     /// technique (sizes and lengths only add).
     fn lowest(self) -> Rating {
@@ -167,6 +182,7 @@ impl Finder {
             Finder::DirectHidden(_) => Technique::DirectHiddenTriple,
             Finder::NakedSingle => Technique::NakedSingle,
             Finder::Locking => Technique::LockedCandidatesPointing,
+            Finder::GeneralizedLocking => Technique::GeneralizedIntersection,
             Finder::Naked(2) => Technique::NakedPair,
             Finder::Naked(3) => Technique::NakedTriple,
             Finder::Naked(_) => Technique::NakedQuad,
@@ -211,6 +227,7 @@ impl Finder {
             Finder::DirectHidden(size) => direct::hidden_set(marks, size),
             Finder::NakedSingle => singles::naked(marks),
             Finder::Locking => intersections::locking(marks),
+            Finder::GeneralizedLocking => intersections::generalized(marks),
             Finder::Naked(size) => subsets::naked(marks, size),
             Finder::Fish(size) => fish::find(marks, size),
             Finder::Hidden(size) => subsets::hidden(marks, size),
@@ -288,9 +305,8 @@ fn first_step(
     assume: &Assumptions,
     budget: &Budget,
 ) -> Result<Option<Step>, Exhausted> {
-    let caged = !marks.geometry().cages().is_empty();
     for finder in finders {
-        if matches!(finder, Finder::Cages(_)) && !caged {
+        if !finder.applies(marks.geometry()) {
             continue;
         }
         budget.charge(finder.cost())?;
