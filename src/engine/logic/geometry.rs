@@ -266,6 +266,22 @@ impl Geometry {
             - cells
     }
 
+    /// Cells that share a house (not just a cage) with every cell of `cells`, none of
+    /// `cells` itself.
+    pub(crate) fn common_house_peers(&self, cells: CellSet) -> CellSet {
+        cells.iter().fold(CellSet::ALL, |acc, c| {
+            acc & self
+                .houses_of(c)
+                .fold(CellSet::EMPTY, |seen, k| seen | self.unit_sets[k])
+        }) - cells
+    }
+
+    /// True when the rules add houses to the classic ones or replace the boxes (X, Hyper,
+    /// Jigsaw), whatever their cages.
+    pub(crate) fn has_variant_houses(&self) -> bool {
+        self.unit_count() > EXTRAS || !self.standard_boxes
+    }
+
     /// The houses holding all of `cells`, as a bit mask over house indices (all houses for
     /// no cells).
     pub(crate) fn units_holding(&self, cells: CellSet) -> u64 {
@@ -398,7 +414,7 @@ mod tests {
         let order: Vec<usize> = g.scan_order().to_vec();
         assert_eq!(&order[..3], [18, 19, 20]);
         assert_eq!(&order[24..], [6, 7, 8]);
-        assert!(g.cages().is_empty());
+        assert!(g.cages().is_empty() && !g.has_variant_houses());
     }
 
     #[test]
@@ -417,7 +433,7 @@ mod tests {
         )
         .unwrap();
         let g = Geometry::for_rules(&rules).unwrap();
-        assert!(!g.is_classic() && g.has_standard_boxes());
+        assert!(!g.is_classic() && g.has_standard_boxes() && g.has_variant_houses());
         assert_eq!(g.unit_count(), 27 + 2 + 4 + 5);
         assert_eq!(g.unit(27).kind, UnitKind::Diagonal);
         assert_eq!(g.unit(29).kind, UnitKind::Window);
@@ -446,6 +462,26 @@ mod tests {
         assert_eq!(g.houses_of(10).collect::<Vec<_>>(), [18, 1, 10, 27, 29]);
         assert!(g.sees(0, 80), "the main diagonal");
         assert!(g.sees(10, 30), "window 1 holds r2c2 and r4c4");
+        // r1c1 and r2c4 share no house; r4c4 sees both (main diagonal, column 4).
+        let apart: CellSet = [0, 12].into_iter().collect();
+        assert!(g.common_house_peers(apart).contains(30));
+        // A cage across boxes: r1c3 and r2c4 see each other by it alone, which the house
+        // peers leave out; cages alone add no variant house.
+        let killer = Geometry::for_rules(
+            &Rules::for_cages(
+                Shape::NINE,
+                vec![Cage {
+                    sum: 6,
+                    cells: vec![(0, 2), (0, 3), (1, 3)],
+                }],
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let one = CellSet::single(2);
+        assert!(killer.common_peers(one).contains(12));
+        assert!(!killer.common_house_peers(one).contains(12));
+        assert!(!killer.is_classic() && !killer.has_variant_houses());
         // The cage makes r3c2 a peer of r1c1 (they share a box anyway) and of r1c2.
         let cage = &g.cages()[0];
         assert_eq!((cage.sum, cage.cells.len()), (10, 4));

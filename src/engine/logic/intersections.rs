@@ -4,10 +4,12 @@
 //! 2.8.
 //!
 //! Generalized intersections (Sukaku Explainer's name and rating, 2.9) are the same idea
-//! without the second house: a cell that sees every place of a digit in a house cannot hold
-//! it. On a variant board a cell can see the places through different houses (one place by
-//! its row, another by a diagonal or a cage); on the classic board such a cell always shares
-//! a box and a line with all of them, which locked candidates already cover.
+//! without the second house: a cell that shares a house with every place of a digit in a
+//! house cannot hold it. On an X, Hyper or Jigsaw board a cell can see the places through
+//! different houses (one place by its column, another by a diagonal); with the classic
+//! houses such a cell always shares a box and a line with all of them, which locked
+//! candidates already cover. Cages do not count as seeing here, as in Sukaku Explainer
+//! (which has none): a Killer's levels are set by its cage techniques, measured without it.
 
 use std::ops::Range;
 
@@ -87,10 +89,10 @@ pub fn locking(marks: &Candidates) -> Option<Step> {
 }
 
 /// The first generalized intersection that removes something: digit by digit, houses in
-/// SE's scanning order. Never on the classic board (see the module's note).
+/// SE's scanning order. Only with a variant's houses (see the module's note).
 pub fn generalized(marks: &Candidates) -> Option<Step> {
     let g = marks.geometry();
-    if g.is_classic() {
+    if !g.has_variant_houses() {
         return None;
     }
     (0..9).find_map(|d| {
@@ -99,7 +101,7 @@ pub fn generalized(marks: &Candidates) -> Option<Step> {
             if places.len() < 2 {
                 return None;
             }
-            let removed = g.common_peers(places) & marks.cells_with(d);
+            let removed = g.common_house_peers(places) & marks.cells_with(d);
             if removed.is_empty() {
                 return None;
             }

@@ -30,7 +30,7 @@ enum Finder {
     DirectHidden(u32),
     NakedSingle,
     Locking,
-    /// Generalized intersections: variants only.
+    /// Generalized intersections: X, Hyper and Jigsaw only.
     GeneralizedLocking,
     Naked(u32),
     Fish(u32),
@@ -166,7 +166,7 @@ impl Finder {
     fn applies(self, geometry: &Geometry) -> bool {
         match self {
             Finder::Cages(_) => !geometry.cages().is_empty(),
-            Finder::GeneralizedLocking => !geometry.is_classic(),
+            Finder::GeneralizedLocking => geometry.has_variant_houses(),
             _ => true,
         }
     }
