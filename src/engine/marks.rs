@@ -2,10 +2,11 @@
 //!
 //! The logic engine keeps its own marks for classic 9x9 puzzles (and can refine them with
 //! its techniques); every other board gets the basic marks here, computed from the rules as
-//! data: a digit placed in a house (row, column, box or region, diagonal, window) or a cage
-//! leaves the other cells of that unit, and on boards up to 9x9 a Killer cage keeps only the
-//! digits of the combinations that can still make its sum. So a player of any variant gets
-//! the same automatic pencil marks.
+//! data: a digit placed in a house (row, column, box or region, diagonal, window, and on
+//! Hyper boards the hidden windows, as the logic engine counts them) or a cage leaves the
+//! other cells of that unit, and on boards up to 9x9 a Killer cage keeps only the digits of
+//! the combinations that can still make its sum. So a player of any variant gets the same
+//! automatic pencil marks.
 
 use super::budget::{Budget, Exhausted};
 use super::grid::{Cell, Digit, Grid, Shape};
@@ -39,7 +40,10 @@ impl Marks {
             .collect();
         let bit = |digit: Digit| 1u32 << (digit.get() - 1);
         let mut visits = 0u64;
-        for (unit, cells) in rules.units() {
+        let hidden_windows = rules
+            .hidden_windows()
+            .map(|unit| (unit, rules.cells_of(unit)));
+        for (unit, cells) in rules.units().chain(hidden_windows) {
             visits += cells.len() as u64;
             let placed = cells
                 .iter()
@@ -185,6 +189,7 @@ mod tests {
         let mut grid = Grid::empty(Shape::NINE);
         grid.set(Cell::at(0, 0), Digit::new(5)).unwrap();
         grid.set(Cell::at(2, 6), Digit::new(7)).unwrap();
+        grid.set(Cell::at(0, 1), Digit::new(6)).unwrap();
         let spec = RuleSpec {
             diagonals: true,
             windows: true,
@@ -192,14 +197,25 @@ mod tests {
         };
         let rules = Rules::new(Shape::NINE, spec).unwrap();
         let marks = Marks::basic(&grid, &rules, &Budget::unlimited()).unwrap();
-        // r9c9 sees r1c1 only through the main diagonal.
-        assert!(!marks_of(&marks, 8, 8).contains(&5));
+        // r8c8 sees r1c1 only through the main diagonal.
+        assert!(!marks_of(&marks, 7, 7).contains(&5));
         // r4c8 sees r3c7 only through the top-right window.
         assert!(!marks_of(&marks, 3, 7).contains(&7));
+        // r5c3 sees r1c2 only through hidden window 2 (rows 1, 5, 9, columns 2-4), as the
+        // logic engine's marks do.
+        assert!(!marks_of(&marks, 4, 2).contains(&6));
         let classic =
             Marks::basic(&grid, &Rules::classic(Shape::NINE), &Budget::unlimited()).unwrap();
-        assert!(marks_of(&classic, 8, 8).contains(&5));
+        assert!(marks_of(&classic, 7, 7).contains(&5));
         assert!(marks_of(&classic, 3, 7).contains(&7));
+        assert!(marks_of(&classic, 4, 2).contains(&6));
+        let board = crate::engine::board::Board::from_grid(&grid).unwrap();
+        let geometry = crate::engine::logic::Geometry::for_rules(&rules).unwrap();
+        let logic = Marks::of_candidates(&Candidates::with_geometry(&board, &geometry), false);
+        assert_eq!(
+            logic.masks, marks.masks,
+            "the hints' marks are the player's"
+        );
     }
 
     #[test]

@@ -160,6 +160,17 @@ impl Rules {
         .flat_map(|(kind, count)| (0..count).map(move |index| Unit { kind, index }))
     }
 
+    /// The five hidden windows when the rules have windows (none otherwise): not rules of
+    /// their own, but houses of the logic engine and of the pencil marks, so that a hint
+    /// never rests on a mark the player's marks still show.
+    pub fn hidden_windows(&self) -> impl Iterator<Item = Unit> {
+        let count = if self.windows() { 5 } else { 0 };
+        (0..count).map(|index| Unit {
+            kind: UnitKind::HiddenWindow,
+            index,
+        })
+    }
+
     /// The cells of `unit` under these rules, in reading order (none for a unit the rules do
     /// not have).
     pub fn cells_of(&self, unit: Unit) -> Vec<Cell> {

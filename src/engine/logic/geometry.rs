@@ -25,7 +25,7 @@ use crate::engine::validate::{Unit, UnitKind};
 use super::cellset::CellSet;
 
 /// Houses one cell can be in: its row, column, box or region, both diagonals (the centre)
-/// and one window.
+/// and one window or hidden window.
 const MAX_CELL_HOUSES: usize = 6;
 
 /// The houses of the classic geometry: rows 0-8, columns 9-17, boxes 18-26.
@@ -118,11 +118,7 @@ impl Geometry {
             return None;
         }
         let index = |cell: Cell| cell.row() * SIZE + cell.col();
-        let hidden_windows = (0..if rules.windows() { 5 } else { 0 }).map(|index| Unit {
-            kind: UnitKind::HiddenWindow,
-            index,
-        });
-        let units: Vec<Unit> = rules.houses().chain(hidden_windows).collect();
+        let units: Vec<Unit> = rules.houses().chain(rules.hidden_windows()).collect();
         let unit_cells: Vec<[u8; SIZE]> = units
             .iter()
             .map(|&unit| {

@@ -89,11 +89,12 @@ const SE_ORDER: [Finder; 35] = [
 
 /// SE's order with the Killer techniques placed by their ratings: cage sums (1.3) after the
 /// hidden singles, combinations and single innies (2.0-2.2) before the naked singles, the
-/// rest of the cage steps (up to 2.8, then all) before locked candidates and pairs.
+/// cage steps up to 2.8 before locked candidates, and the rest after the intersections (2.6-
+/// 2.9) and before the pairs.
 const KILLER_ORDER: [Finder; 39] = with_cages(SE_ORDER);
 
 /// `order` with `Cages(limit)` after the finders at these positions.
-const CAGE_SLOTS: [(usize, u16); 4] = [(1, 15), (3, 22), (5, 28), (6, u16::MAX)];
+const CAGE_SLOTS: [(usize, u16); 4] = [(1, 15), (3, 22), (5, 28), (7, u16::MAX)];
 
 const fn with_cages(order: [Finder; 35]) -> [Finder; 39] {
     let mut out = [Finder::FullHouse; 39];
@@ -344,8 +345,48 @@ mod tests {
                 "HiddenSingle Cages(15)",
                 "DirectHidden(2) Cages(22)",
                 "DirectHidden(3) Cages(28)",
-                "Locking Cages(65535)"
+                "GeneralizedLocking Cages(65535)"
             ]
         );
+    }
+
+    #[test]
+    fn a_finder_runs_only_where_it_can_find_something() {
+        use crate::engine::grid::Shape;
+        use crate::engine::rules::{Cage, RuleSpec, Rules};
+        let geometry =
+            |spec: RuleSpec| Geometry::for_rules(&Rules::new(Shape::NINE, spec).unwrap());
+        let killer = geometry(RuleSpec {
+            cages: vec![Cage {
+                sum: 3,
+                cells: vec![(0, 0), (0, 1)],
+            }],
+            ..RuleSpec::default()
+        })
+        .unwrap();
+        let x = geometry(RuleSpec {
+            diagonals: true,
+            ..RuleSpec::default()
+        })
+        .unwrap();
+        let rows_as_regions = (0..9)
+            .map(|r| (0..9).map(|_| Some(r.to_string())).collect())
+            .collect();
+        let jigsaw = geometry(RuleSpec {
+            regions: Some(rows_as_regions),
+            ..RuleSpec::default()
+        })
+        .unwrap();
+        let applies =
+            |finder: Finder| [Geometry::classic(), &killer, &x, &jigsaw].map(|g| finder.applies(g));
+        assert_eq!(
+            applies(Finder::Cages(u16::MAX)),
+            [false, true, false, false]
+        );
+        assert_eq!(
+            applies(Finder::GeneralizedLocking),
+            [false, false, true, true]
+        );
+        assert_eq!(applies(Finder::Locking), [true; 4]);
     }
 }

@@ -66,7 +66,7 @@ fn every_step_on_generated_variants_is_sound() {
 
 /// Sukaku Explainer 1.2.1.x (`serate --isX=1` or `--isWindows=1`, its default techniques)
 /// rated these generated X and Hyper puzzles; the engine must agree to the tenth. They span
-/// the techniques up to 5.7 (the chains are too slow for a debug-build unit test), with the
+/// the techniques up to 5.6 (the chains are too slow for a debug-build unit test), with the
 /// generalized intersections that variant houses bring and the hidden singles and
 /// intersections that Hyper's hidden windows make easy (each Hyper line below rated 2.6 to
 /// 5.5 before the engine knew the hidden windows). BENCHMARKS.md compares the whole sample.
