@@ -75,6 +75,8 @@ pub struct Geometry {
     units: Vec<Unit>,
     /// The other cells that share a house or a cage with each cell.
     peers: Box<[CellSet; CELLS]>,
+    /// The other cells that share a house with each cell (cages left out).
+    house_peers: Box<[CellSet; CELLS]>,
     /// Bit `k` set when the cell is in house `k`.
     cell_units: Box<[u64; CELLS]>,
     /// The houses of each cell in the order chains visit them: box or region, row, column,
@@ -156,13 +158,17 @@ impl Geometry {
                 cell_units[c] |= 1 << k;
             }
         }
-        let mut peers = Box::new([CellSet::EMPTY; CELLS]);
-        for (c, peer) in peers.iter_mut().enumerate() {
+        let mut house_peers = Box::new([CellSet::EMPTY; CELLS]);
+        for (c, peer) in house_peers.iter_mut().enumerate() {
             for (k, set) in unit_sets.iter().enumerate() {
                 if cell_units[c] >> k & 1 != 0 {
                     *peer |= *set;
                 }
             }
+            peer.remove(c);
+        }
+        let mut peers = house_peers.clone();
+        for (c, peer) in peers.iter_mut().enumerate() {
             if let Some(k) = cage_of[c] {
                 *peer |= cages[usize::from(k)].cells;
             }
@@ -200,6 +206,7 @@ impl Geometry {
             unit_sets,
             units,
             peers,
+            house_peers,
             cell_units,
             cell_houses,
             cell_house_count,
@@ -265,11 +272,10 @@ impl Geometry {
     /// Cells that share a house (not just a cage) with every cell of `cells`, none of
     /// `cells` itself.
     pub(crate) fn common_house_peers(&self, cells: CellSet) -> CellSet {
-        cells.iter().fold(CellSet::ALL, |acc, c| {
-            acc & self
-                .houses_of(c)
-                .fold(CellSet::EMPTY, |seen, k| seen | self.unit_sets[k])
-        }) - cells
+        cells
+            .iter()
+            .fold(CellSet::ALL, |acc, c| acc & self.house_peers[c])
+            - cells
     }
 
     /// True when the rules add houses to the classic ones or replace the boxes (X, Hyper,

@@ -95,8 +95,10 @@ pub fn generalized(marks: &Candidates) -> Option<Step> {
     let g = marks.geometry();
     (0..9).find_map(|d| {
         g.scan_order().iter().find_map(|&k| {
+            // Seven or more places have no common peer outside the house worth the look
+            // (Sukaku Explainer stops at six too).
             let places = marks.places_in(k, d);
-            if places.len() < 2 {
+            if !(2..=6).contains(&places.len()) {
                 return None;
             }
             let removed = g.common_house_peers(places) & marks.cells_with(d);
