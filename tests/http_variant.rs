@@ -893,6 +893,38 @@ async fn candidates_follow_every_rule_set() {
     server.shutdown().await;
 }
 
+/// A one-cell cage holds its sum: the techniques place it, and the marks show that digit
+/// (not the empty marks of a filled cell), so a page drawing them shows a solvable puzzle.
+#[tokio::test]
+async fn a_one_cell_cage_keeps_its_digit_in_the_marks() {
+    let server = TestServer::start().await;
+    for techniques in [false, true] {
+        let body = ok_json(
+            post(
+                &server,
+                "/candidates",
+                json!({
+                    "board": ".".repeat(81),
+                    "cages": [{"sum": 3, "cells": [[1, 0]]}],
+                    "techniques": techniques,
+                }),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(
+            body["candidates"][1][0],
+            json!([3]),
+            "techniques {techniques}"
+        );
+        // The techniques know the 3 is there, so it leaves the rest of row 2; the basic
+        // marks remove only placed digits.
+        let peer = body["candidates"][1][1].as_array().unwrap();
+        assert_eq!(peer.contains(&json!(3)), !techniques, "{body}");
+    }
+    server.shutdown().await;
+}
+
 #[tokio::test]
 async fn hints_work_for_every_variant() {
     let server = TestServer::start().await;

@@ -181,12 +181,12 @@ impl Engine {
         };
         if rules.is_classic() {
             let marks = logic::candidates(&compact, Geometry::classic(), with_techniques, budget)?;
-            return Ok(Marks::of_candidates(&marks, with_techniques));
+            return Ok(Marks::of_candidates(&compact, &marks, with_techniques));
         }
         match Geometry::for_rules(rules).filter(|_| with_techniques) {
             Some(geometry) => {
                 let marks = logic::candidates(&compact, &geometry, true, budget)?;
-                Ok(Marks::of_candidates(&marks, true))
+                Ok(Marks::of_candidates(&compact, &marks, true))
             }
             None => Marks::basic(board, rules, budget),
         }
@@ -257,7 +257,7 @@ pub const CLASSIC_SHAPE: Shape = Shape::NINE;
 mod tests {
     use super::*;
     use crate::engine::budget::{Cancel, Stop};
-    use crate::engine::grid::Cell;
+    use crate::engine::grid::{Cell, Digit};
     use crate::engine::rules::Cage;
     use std::time::{Duration, Instant};
 
@@ -354,6 +354,69 @@ mod tests {
                 givens: 4
             }
         );
+    }
+
+    /// Every empty cell's marks keep the solution's digit: the marks of a position of a
+    /// generated Killer at every level (its empty start, then with a third and two thirds of
+    /// the solution filled in), with and without techniques, and a one-cell cage's digit.
+    #[test]
+    fn killer_pencil_marks_keep_every_digit_of_the_solution() {
+        use crate::engine::logic::Difficulty;
+        use crate::engine::random::SplitMix64;
+        let mut engine = Engine::new();
+        for (level, difficulty) in Difficulty::ALL.into_iter().enumerate() {
+            let made = engine
+                .generate(
+                    Some(Variant::Killer),
+                    difficulty.ratings(),
+                    level as u64,
+                    generate::Symmetry::None,
+                    &Budget::unlimited(),
+                )
+                .unwrap();
+            let solution = made.solution.grid();
+            let mut rng = SplitMix64::new(level as u64);
+            let mut board = made.puzzle.clone();
+            for filled in [0, 27, 54] {
+                while board.given_count() < filled {
+                    let cell = Cell::at(rng.below(9), rng.below(9));
+                    board.set(cell, solution.get(cell)).unwrap();
+                }
+                for techniques in [false, true] {
+                    let marks = engine
+                        .candidates(&board, &made.rules, techniques, &Budget::unlimited())
+                        .unwrap();
+                    for cell in Shape::NINE.all_cells().filter(|&c| board.get(c).is_none()) {
+                        let digit = solution.get(cell).unwrap();
+                        assert!(
+                            marks.digits(cell).contains(&digit),
+                            "{difficulty:?}, {filled} filled, techniques {techniques}: {cell} \
+                             lost {digit} (marks {:?})",
+                            marks.digits(cell)
+                        );
+                    }
+                }
+            }
+        }
+        let one_cell = Rules::for_cages(
+            Shape::NINE,
+            vec![Cage {
+                sum: 3,
+                cells: vec![(1, 0)],
+            }],
+        )
+        .unwrap();
+        for techniques in [false, true] {
+            let marks = engine
+                .candidates(
+                    &Grid::empty(Shape::NINE),
+                    &one_cell,
+                    techniques,
+                    &Budget::unlimited(),
+                )
+                .unwrap();
+            assert_eq!(marks.digits(Cell::at(1, 0)), vec![Digit::new(3).unwrap()]);
+        }
     }
 
     /// A 25x25 board of forty 7-cell cages from the shifted-rows grid: cheap to describe,

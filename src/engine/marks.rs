@@ -8,6 +8,7 @@
 //! the combinations that can still make its sum. So a player of any variant gets the same
 //! automatic pencil marks.
 
+use super::board::Board;
 use super::budget::{Budget, Exhausted};
 use super::grid::{Cell, Digit, Grid, Shape};
 use super::logic::Candidates;
@@ -79,16 +80,20 @@ impl Marks {
         })
     }
 
-    /// The logic engine's marks of a classic 9x9 board.
-    pub fn of_candidates(candidates: &Candidates, techniques: bool) -> Marks {
+    /// The logic engine's marks of the 9x9 `board` it started from. A cell the techniques
+    /// placed (a one-cell cage, a cage's last cell) is still empty on the player's board, so
+    /// it shows the one digit it must hold, not the empty set of a filled cell.
+    pub fn of_candidates(board: &Board, candidates: &Candidates, techniques: bool) -> Marks {
         let shape = Shape::NINE;
         let masks = shape
             .all_cells()
-            .map(|cell| {
-                candidates
+            .map(|cell| match (board.get(cell), candidates.value(cell)) {
+                (Some(_), _) => 0,
+                (None, Some(placed)) => 1 << (placed.get() - 1),
+                (None, None) => candidates
                     .digits(cell)
                     .iter()
-                    .fold(0u32, |acc, d| acc | 1 << (d.get() - 1))
+                    .fold(0u32, |acc, d| acc | 1 << (d.get() - 1)),
             })
             .collect();
         Marks {
@@ -211,7 +216,8 @@ mod tests {
         assert!(marks_of(&classic, 4, 2).contains(&6));
         let board = crate::engine::board::Board::from_grid(&grid).unwrap();
         let geometry = crate::engine::logic::Geometry::for_rules(&rules).unwrap();
-        let logic = Marks::of_candidates(&Candidates::with_geometry(&board, &geometry), false);
+        let logic =
+            Marks::of_candidates(&board, &Candidates::with_geometry(&board, &geometry), false);
         assert_eq!(
             logic.masks, marks.masks,
             "the hints' marks are the player's"
