@@ -43,8 +43,8 @@ fn main() {
             Row {
                 line,
                 se,
-                ours: g.rating,
-                guessing: g.needs_guessing,
+                ours: g.lower_bound(),
+                guessing: g.rating().is_none(),
                 hardest: g.hardest.map_or("-".into(), |t| t.name().to_string()),
             }
         })

@@ -232,6 +232,10 @@ async fn generation_that_finds_nothing_in_range_says_so() {
     server.shutdown().await;
 }
 
+/// One of the hardest known puzzles: no technique of the engine finishes it.
+const BEYOND: &str =
+    "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+
 #[tokio::test]
 async fn grade_says_how_hard_and_why() {
     let server = TestServer::start().await;
@@ -244,9 +248,22 @@ async fn grade_says_how_hard_and_why() {
     assert!(body["counts"]["hidden_single"].as_u64().unwrap() > 0);
     assert!(body["score"].as_u64().unwrap() > 0);
 
+    // Several solutions: no rating and no level, only what the techniques reached.
     let empty = ok_json(post(&server, "/grade", json!({"board": ".".repeat(81)})).await).await;
     assert_eq!(empty["unique"], false);
-    assert_eq!(empty["difficulty"], "extreme");
+    assert_eq!(empty["difficulty"], Value::Null);
+    assert_eq!(empty["rating"], Value::Null);
+    assert_eq!(empty["rating_at_least"], 0.0);
+    assert_eq!(empty["stopped"], "not_unique");
+    assert_eq!(empty["needs_guessing"], true);
+    // One of the hardest known puzzles: beyond every technique, at least 9.0, extreme.
+    let beyond = ok_json(post(&server, "/grade", json!({"board": BEYOND})).await).await;
+    assert_eq!(beyond["rating"], Value::Null, "{beyond}");
+    assert_eq!(beyond["rating_at_least"], 9.0);
+    assert_eq!(beyond["stopped"], "no_technique");
+    assert_eq!(beyond["difficulty"], "extreme");
+    // A rated puzzle has no bound fields.
+    assert!(body.get("rating_at_least").is_none() && body.get("stopped").is_none());
 
     let unsolvable = format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63));
     let response = post(&server, "/grade", json!({ "board": unsolvable })).await;

@@ -87,6 +87,9 @@ impl Cancel {
 pub struct Budget {
     limit: u64,
     used: Cell<u64>,
+    /// Thousandths of a unit charged by [`charge_milli`](Budget::charge_milli) and not yet
+    /// making a whole one.
+    milli: Cell<u64>,
     /// `used` at which the clock and the flag are next looked at.
     next_check: Cell<u64>,
     deadline: Option<Instant>,
@@ -105,6 +108,7 @@ impl Budget {
         Budget {
             limit: units,
             used: Cell::new(0),
+            milli: Cell::new(0),
             next_check: Cell::new(CHECK_EVERY),
             deadline: None,
             cancel: None,
@@ -140,6 +144,16 @@ impl Budget {
         Ok(())
     }
 
+    /// Charges `milli` thousandths of a unit: for work far smaller than a unit (a cheap
+    /// technique look costs a fraction of a microsecond), whose whole units are charged as
+    /// they add up.
+    #[inline]
+    pub fn charge_milli(&self, milli: u64) -> Result<(), Exhausted> {
+        let total = self.milli.get().saturating_add(milli);
+        self.milli.set(total % 1000);
+        self.charge(total / 1000)
+    }
+
     /// Looks at the deadline and the cancel flag now, whatever was charged; for the start of
     /// a job (a queued job whose requester left never starts) and for code between charges.
     pub fn check(&self) -> Result<(), Exhausted> {
@@ -163,6 +177,7 @@ impl Budget {
         Budget {
             limit: units.min(self.limit.saturating_sub(self.used.get())),
             used: Cell::new(0),
+            milli: Cell::new(0),
             next_check: Cell::new(CHECK_EVERY),
             deadline: self.deadline,
             cancel: self.cancel.clone(),
@@ -302,6 +317,19 @@ mod tests {
         assert!(charged < CHECK_EVERY, "{charged}");
         assert_eq!(budget.stopped(), Some(Stop::Cancelled));
         assert_eq!(budget.check().unwrap_err().stop, Stop::Cancelled);
+    }
+
+    #[test]
+    fn thousandths_add_up_to_units() {
+        let budget = Budget::work(3);
+        budget.charge_milli(600).unwrap();
+        assert_eq!(budget.used(), 0);
+        budget.charge_milli(600).unwrap();
+        assert_eq!(budget.used(), 1, "1.2 units, the 0.2 carried");
+        budget.charge_milli(1_800).unwrap();
+        assert_eq!(budget.used(), 3, "0.2 + 1.8 make two more");
+        budget.charge_milli(999).unwrap();
+        assert_eq!(budget.charge_milli(1).unwrap_err().stop, Stop::Work);
     }
 
     #[test]

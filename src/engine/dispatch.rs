@@ -88,7 +88,8 @@ impl Engine {
 
     /// The puzzle's grade, with its solutions counted to 2 first (a puzzle without a
     /// solution gets no grade). 9x9 puzzles of every rule set; other sizes are
-    /// [`EngineError::Unsupported`].
+    /// [`EngineError::Unsupported`]. Running out of work during the count is an error; during
+    /// the techniques, a grade with what is known (see [`Grade::rating`]).
     pub fn grade(
         &mut self,
         puzzle: &Puzzle,
@@ -113,11 +114,16 @@ impl Engine {
             uniqueness: counted.is_unique(),
         };
         let grade = match (classic, &variant) {
-            (Some(classic), _) => logic::grade::grade_with(classic, &assume, None, budget)?,
+            (Some(classic), _) => logic::grade::grade_until_stopped(
+                Candidates::new(classic.board()),
+                &assume,
+                None,
+                budget,
+            )?,
             (None, Some(geometry)) => {
                 let board = Board::from_grid(puzzle.grid())
                     .unwrap_or_else(|| unreachable!("a geometry is built for 9x9 only"));
-                logic::grade::grade_marks(
+                logic::grade::grade_until_stopped(
                     Candidates::with_geometry(&board, geometry),
                     &assume,
                     None,
@@ -356,6 +362,86 @@ mod tests {
         );
     }
 
+    /// One of the hardest known puzzles: beyond the dynamic forcing chains.
+    const BEYOND: &str =
+        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+    /// Hard (SE 9.x), but rated by the dynamic chains after a long solve.
+    const HARD_CLASSIC: &str =
+        "1.......2....1..3...5..34....2..1..4....8.7..6..9.......1..5.4.8.....5..95..6....";
+
+    /// A budget that covers counting `line`'s solutions and `more` units beyond.
+    fn after_the_count(engine: &mut Engine, line: &str, more: u64) -> Budget {
+        let counting = Budget::unlimited();
+        engine.count(&puzzle(line), 2, &counting).unwrap();
+        Budget::work(counting.used() + more)
+    }
+
+    #[test]
+    fn an_unfinished_grade_gives_a_bound_not_a_rating() {
+        use crate::engine::logic::{Difficulty, Stopped};
+        let mut engine = Engine::new();
+        // No technique finishes it: at least 9.0 (the extreme level), whatever was reached.
+        let (_, grade) = engine.grade(&puzzle(BEYOND), &Budget::unlimited()).unwrap();
+        let grade = grade.unwrap();
+        assert_eq!(grade.stopped(), Some(Stopped::NoTechnique));
+        assert_eq!(grade.rating(), None);
+        assert!(grade.lower_bound() >= Rating::from_tenths(90), "{grade:?}");
+        assert_eq!(grade.difficulty(), Some(Difficulty::Extreme));
+        assert!(grade.needs_guessing());
+        // Out of work after the count: what was reached, no rating and no level.
+        let budget = after_the_count(&mut engine, HARD_CLASSIC, 2_000);
+        let (counted, grade) = engine.grade(&puzzle(HARD_CLASSIC), &budget).unwrap();
+        assert!(counted.is_unique());
+        let grade = grade.unwrap();
+        assert_eq!(grade.stopped(), Some(Stopped::Budget));
+        assert_eq!(grade.rating(), None);
+        assert_eq!(grade.difficulty(), None, "{grade:?}");
+        assert!(!grade.needs_guessing(), "not known to need guessing");
+        // With the work it needs, the same puzzle is rated.
+        let (_, whole) = engine
+            .grade(&puzzle(HARD_CLASSIC), &Budget::unlimited())
+            .unwrap();
+        let whole = whole.unwrap();
+        assert!(whole.rating().is_some());
+        assert!(whole.rating().unwrap() >= grade.lower_bound());
+    }
+
+    #[test]
+    fn a_hint_out_of_work_reveals_a_cell_of_the_known_solution() {
+        use crate::engine::logic::RevealWhy;
+        let mut engine = Engine::new();
+        let grid = Grid::from_line(HARD_CLASSIC).unwrap();
+        let classic = Rules::classic(Shape::NINE);
+        let solution = engine
+            .count(&puzzle(HARD_CLASSIC), 1, &Budget::unlimited())
+            .unwrap()
+            .first
+            .unwrap();
+        // Each hint may spend a little on logic after the count: the easy steps fit, and the
+        // first hard one does not. The hint then gives a cell of the solution away.
+        let mut board = grid.clone();
+        for _ in 0..81 {
+            let budget = after_the_count(&mut engine, HARD_CLASSIC, 2_000);
+            match engine.hint(&board, &grid, &classic, &budget).unwrap() {
+                Hint::Step { step, .. } => {
+                    for (cell, digit) in step.placements {
+                        board.set(cell, Some(digit)).unwrap();
+                    }
+                }
+                Hint::Reveal {
+                    pos, digit, why, ..
+                } => {
+                    assert_eq!(why, RevealWhy::Budget);
+                    assert_eq!(solution.grid().get(pos), Some(digit));
+                    assert!(board.get(pos).is_none());
+                    return;
+                }
+                other => panic!("expected a step or a revealed cell, got {other:?}"),
+            }
+        }
+        panic!("the hard part was never reached: {board:?}");
+    }
+
     /// Every empty cell's marks keep the solution's digit: the marks of a position of a
     /// generated Killer at every level (its empty start, then with a third and two thirds of
     /// the solution filled in), with and without techniques, and a one-cell cage's digit.
@@ -441,14 +527,14 @@ mod tests {
             ("open 9x9", puzzle(&".".repeat(81))),
             ("25x25 Killer", big_killer()),
         ] {
-            // Enough for the general solver's one-off cage-sum table (about 36,000 units for
+            // Enough for the general solver's one-off cage-sum table (about 110,000 units for
             // 25x25, charged before it is built) and a good deal of search.
-            let budget = Budget::work(100_000);
+            let budget = Budget::work(250_000);
             let err = engine.count(&expensive, u32::MAX, &budget).unwrap_err();
             assert_eq!(err.stop, Stop::Work, "{name}");
             // A charge is checked once made, so the overshoot is one charge at most: a guess,
             // a propagation sweep, or the general solver's layout.
-            assert!(budget.used() < 100_000 + 5_000, "{name}: {}", budget.used());
+            assert!(budget.used() < 250_000 + 5_000, "{name}: {}", budget.used());
             // The engine is whole afterwards: the next search on it is right.
             let counted = engine
                 .count(&puzzle(SEED), 2, &Budget::unlimited())

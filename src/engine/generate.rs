@@ -31,11 +31,18 @@ use crate::engine::board::{Board, ClassicPuzzle, CELLS};
 use crate::engine::budget::{Budget, Exhausted, Stop};
 use crate::engine::grid::{Cell, Grid, Shape};
 use crate::engine::logic::grade::grade_marks;
-use crate::engine::logic::{Assumptions, Candidates, Difficulty, Geometry, Grade, Rating};
+use crate::engine::logic::{
+    Assumptions, Candidates, Difficulty, Finish, Geometry, Grade, Rating, Stopped,
+};
 use crate::engine::puzzle::Solution;
 use crate::engine::random::SplitMix64;
 use crate::engine::rules::Rules;
 use crate::engine::solver::Solver;
+
+/// The generators' version: bumped whenever a request and seed may give another puzzle than
+/// before (a changed method, technique, rating or work meter), so that the entity tags of
+/// cached generations change with it. 2: work units calibrated against CPU time.
+pub const GENERATOR_VERSION: u32 = 2;
 
 /// Which clue patterns are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -68,19 +75,44 @@ pub enum GenerateError {
     /// the lowest rating a puzzle can have.
     #[error("no puzzle is rated {min} to {max}: a puzzle's rating is {LOWEST} or more")]
     EmptyRange { min: Rating, max: Rating },
-    /// The generator's limit (its work budget, or [`MAX_RATINGS`] candidates) was reached
-    /// before a puzzle in range was found; another seed may succeed.
+    /// The generator's limit (its work budget, its deadline, or [`MAX_RATINGS`] candidates)
+    /// was reached before a puzzle in range was found; another seed may succeed.
     #[error(
-        "no puzzle rated {min}..={max} found within the generator's limit ({ratings} ratings)"
+        "no puzzle rated {min}..={max} found within the generator's {limit} ({ratings} puzzles \
+         rated, {work} units of work)"
     )]
     NotFound {
         min: Rating,
         max: Rating,
         ratings: u32,
+        work: u64,
+        limit: Limit,
     },
-    /// The caller's deadline or cancellation stopped the search.
+    /// The caller's cancellation stopped the search.
     #[error(transparent)]
     Stopped(#[from] Exhausted),
+}
+
+/// Which of the generator's limits ended a search that found nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The work budget.
+    Work,
+    /// The deadline: a generation has one ahead of its request's time limit, so a search
+    /// that runs long ends with an answer that says so, not with a timeout.
+    Time,
+    /// [`MAX_RATINGS`] candidates rated.
+    Ratings,
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Limit::Work => "work budget",
+            Limit::Time => "time limit",
+            Limit::Ratings => "limit of candidates",
+        })
+    }
 }
 
 /// Puzzles rated per call at most: bounds a call whatever its budget (the service's
@@ -193,7 +225,7 @@ pub(crate) fn generate_for(
         symmetry,
     };
     let mut grid = None;
-    run_attempts(min..=max, MAX_RATINGS, |attempt| {
+    run_attempts(min..=max, MAX_RATINGS, budget, |attempt| {
         let found = search.next_grid(&mut grid, attempt - 1).and_then(|grid| {
             let Some((puzzle, mut grade)) = search.attempt(&grid)? else {
                 return Ok(None);
@@ -242,14 +274,17 @@ pub(crate) fn whole_grade(
 
 /// Calls `attempt` with attempt numbers 1, 2, ... until one yields a puzzle (returned, with
 /// the attempts and ratings counted) or `max_ratings` puzzles were rated (the second value
-/// `attempt` returns) or the work budget ran out: then [`GenerateError::NotFound`] for
-/// `asked`. A deadline or cancellation is the caller's, and is returned as it is.
+/// `attempt` returns) or the work budget or its deadline ran out: then
+/// [`GenerateError::NotFound`] for `asked`, saying which limit and what was done. A
+/// cancellation is the caller's, and is returned as it is.
 pub(crate) fn run_attempts(
     asked: RangeInclusive<Rating>,
     max_ratings: u32,
+    budget: &Budget,
     mut attempt: impl FnMut(u32) -> (Result<Option<Generated>, Exhausted>, u32),
 ) -> Result<Generated, GenerateError> {
     let (mut attempts, mut ratings) = (0, 0);
+    let mut limit = Limit::Ratings;
     while ratings < max_ratings {
         attempts += 1;
         let (found, rated) = attempt(attempts);
@@ -261,9 +296,16 @@ pub(crate) fn run_attempts(
                 return Ok(generated);
             }
             Ok(None) => {}
-            // Out of work is the generator's limit like `max_ratings`; time and
-            // cancellation are the caller's.
-            Err(exhausted) if exhausted.stop == Stop::Work => break,
+            // Out of work or time is the generator's limit like `max_ratings`;
+            // cancellation is the caller's.
+            Err(exhausted) if exhausted.stop == Stop::Work => {
+                limit = Limit::Work;
+                break;
+            }
+            Err(exhausted) if exhausted.stop == Stop::Deadline => {
+                limit = Limit::Time;
+                break;
+            }
             Err(exhausted) => return Err(exhausted.into()),
         }
     }
@@ -271,6 +313,8 @@ pub(crate) fn run_attempts(
         min: *asked.start(),
         max: *asked.end(),
         ratings,
+        work: budget.used(),
+        limit,
     })
 }
 
@@ -294,22 +338,24 @@ pub(crate) enum Fit {
     TooHard,
 }
 
-/// Where a grade rated with [`stop_for`] falls against `range`. A puzzle beyond every
-/// technique fits only a range without a maximum.
+/// Where a grade rated with [`stop_for`] falls against `range`. A grade that stopped before
+/// the end knows only a bound: it fits a range without a maximum when the bound reaches the
+/// minimum, or when no technique applies and the range starts within the extreme level
+/// (whose definition is "9.0 and up, or beyond every technique"); otherwise it counts as too
+/// hard, never as in range.
 pub(crate) fn fit(grade: &Grade, range: &RangeInclusive<Rating>) -> Fit {
-    let max = *range.end();
-    if grade.needs_guessing {
-        if max.tenths() == u16::MAX {
-            Fit::InRange
-        } else {
-            Fit::TooHard
-        }
-    } else if grade.rating > max {
-        Fit::TooHard
-    } else if grade.rating < *range.start() {
-        Fit::TooEasy
-    } else {
-        Fit::InRange
+    let (min, max) = (*range.start(), *range.end());
+    let open = max.tenths() == u16::MAX;
+    match grade.finish {
+        Finish::Rated(rating) if rating > max => Fit::TooHard,
+        Finish::Rated(rating) if rating < min => Fit::TooEasy,
+        Finish::Rated(_) => Fit::InRange,
+        Finish::Stopped { at_least, .. } if open && at_least >= min => Fit::InRange,
+        Finish::Stopped {
+            why: Stopped::NoTechnique,
+            ..
+        } if open && min <= *Difficulty::Extreme.ratings().start() => Fit::InRange,
+        Finish::Stopped { .. } => Fit::TooHard,
     }
 }
 
@@ -382,7 +428,9 @@ impl<T: Target> Search<'_, T> {
                 self.rng.shuffle(&mut removed);
                 self.descend(grid, puzzle, &removed)
             }
-            Fit::TooEasy if grade.rating.tenths() + CLIMB_REACH >= self.range.start().tenths() => {
+            Fit::TooEasy
+                if grade.lower_bound().tenths() + CLIMB_REACH >= self.range.start().tenths() =>
+            {
                 self.climb(grid, puzzle, grade)
             }
             Fit::TooEasy => Ok(None),
@@ -457,7 +505,7 @@ impl<T: Target> Search<'_, T> {
             let (next, fit) = self.rate(&minimal)?;
             match fit {
                 Fit::InRange => return Ok(Some((minimal, next))),
-                Fit::TooEasy if next.rating >= grade.rating => {
+                Fit::TooEasy if next.lower_bound() >= grade.lower_bound() => {
                     puzzle = minimal;
                     grade = next;
                 }
@@ -616,9 +664,9 @@ mod tests {
             g.grade
         );
         assert!(
-            range.contains(&g.grade.rating),
-            "{} not in {range:?}",
-            g.grade.rating
+            fit(&g.grade, range) == Fit::InRange,
+            "{:?} not in {range:?}",
+            g.grade.finish
         );
         if symmetry == Symmetry::Rotational {
             for i in 0..CELLS {
@@ -635,7 +683,7 @@ mod tests {
                 for symmetry in [Symmetry::None, Symmetry::Rotational] {
                     let g = make(difficulty, seed, symmetry);
                     check(&g, &difficulty.ratings(), symmetry);
-                    assert_eq!(g.grade.difficulty, difficulty);
+                    assert_eq!(g.grade.difficulty(), Some(difficulty));
                 }
             }
         }
@@ -706,7 +754,11 @@ mod tests {
             &budget,
         )
         .unwrap();
-        assert!(easiest.grade.rating >= tenths(10), "{:?}", easiest.grade);
+        assert!(
+            easiest.grade.lower_bound() >= tenths(10),
+            "{:?}",
+            easiest.grade
+        );
         assert!(!easiest.puzzle.is_full());
     }
 
@@ -721,7 +773,7 @@ mod tests {
             .grade(&Board::from_line(SEED_LINE).unwrap(), None, trial)
         })
         .unwrap();
-        assert_eq!(graded.unwrap().rating, Rating::from_tenths(20));
+        assert_eq!(graded.unwrap().rating(), Some(Rating::from_tenths(20)));
         let before = budget.used();
         let dropped = whole_grade(&budget, |trial| {
             trial.charge(GRADE_WORK + 1)?;

@@ -26,6 +26,7 @@
 
 pub mod board;
 pub mod budget;
+pub mod calibration;
 pub mod dispatch;
 pub mod generate;
 pub mod grid;
@@ -42,12 +43,14 @@ pub mod variant;
 
 pub use budget::{Budget, Cancel, Exhausted, Stop};
 pub use dispatch::{Engine, EngineError};
-pub use generate::{GenerateError, Generated, Symmetry};
+pub use generate::{GenerateError, Generated, Symmetry, GENERATOR_VERSION};
 pub use grid::{Cell, Digit, Grid, GridError, ParseError, Shape};
-pub use logic::{Assumptions, Candidates, Difficulty, Grade, Hint, Rating, Step, Technique};
+pub use logic::{
+    Assumptions, Candidates, Difficulty, Finish, Grade, Hint, Rating, Step, Stopped, Technique,
+};
 pub use marks::Marks;
 pub use play::{apply_move, check_givens, ConflictCell, Mistake, PlayError, Verdict};
-pub use puzzle::{puzzle_id, Counted, Puzzle, PuzzleError, Solution, Stats};
+pub use puzzle::{puzzle_id, stable_hash, Counted, Puzzle, PuzzleError, Solution, Stats};
 pub use regions::{RegionError, Regions};
 pub use rules::{Cage, CageError, Cages, RuleSpec, Rules, RulesError};
 pub use validate::{conflicts, validate, Conflict, Report, Unit, UnitKind};

@@ -128,10 +128,25 @@ impl Puzzle {
 /// sent; it does not vouch for it).
 pub fn puzzle_id(grid: &Grid, rules: &Rules) -> String {
     let mut canonical = grid.to_line();
-    for cage in rules.cages().cages() {
-        canonical.push_str(&format!(";{}", cage.sum()));
-        for cell in cage.cells() {
-            canonical.push_str(&format!(":{},{}", cell.row(), cell.col()));
+    // The same cages in any order, their cells in any order, are the same puzzle: each cage
+    // is written with its cells in reading order, and the cages by their first cell (cages
+    // never share a cell, so that order is total).
+    let mut cages: Vec<(Vec<(usize, usize)>, u32)> = rules
+        .cages()
+        .cages()
+        .iter()
+        .map(|cage| {
+            let mut cells: Vec<(usize, usize)> =
+                cage.cells().iter().map(|c| (c.row(), c.col())).collect();
+            cells.sort_unstable();
+            (cells, cage.sum())
+        })
+        .collect();
+    cages.sort_unstable();
+    for (cells, sum) in cages {
+        canonical.push_str(&format!(";{sum}"));
+        for (row, col) in cells {
+            canonical.push_str(&format!(":{row},{col}"));
         }
     }
     // After the cages, so that classic and Killer ids stay what they were before variants.
@@ -145,11 +160,12 @@ pub fn puzzle_id(grid: &Grid, rules: &Rules) -> String {
     if rules.windows() {
         canonical.push_str(";windows");
     }
-    format!("p{:016x}", fnv1a(canonical.as_bytes()))
+    format!("p{:016x}", stable_hash(canonical.as_bytes()))
 }
 
-/// 64-bit FNV-1a (Fowler, Noll, Vo): tiny, fixed forever, and good enough for identifiers.
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// 64-bit FNV-1a (Fowler, Noll, Vo): tiny, fixed forever, and good enough for identifiers
+/// (puzzle ids, entity tags) that must be the same on every replica and release.
+pub fn stable_hash(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
@@ -252,6 +268,46 @@ mod tests {
     }
 
     #[test]
+    fn an_id_names_the_puzzle_not_how_its_rules_were_written() {
+        use crate::engine::rules::RuleSpec;
+        let grid = Grid::from_line(&".".repeat(81)).unwrap();
+        let cage = |sum, cells: &[(usize, usize)]| Cage {
+            sum,
+            cells: cells.to_vec(),
+        };
+        let a = vec![cage(3, &[(0, 0), (0, 1)]), cage(17, &[(8, 7), (8, 8)])];
+        let b = vec![cage(17, &[(8, 8), (8, 7)]), cage(3, &[(0, 1), (0, 0)])];
+        let id = |cages| puzzle_id(&grid, &Rules::for_cages(Shape::NINE, cages).unwrap());
+        assert_eq!(
+            id(a.clone()),
+            id(b),
+            "cage order and cell order do not matter"
+        );
+        assert_ne!(id(a), id(vec![cage(3, &[(0, 0), (0, 1)])]));
+        // Regions drawn as the boxes are the classic rules: same id, same fast solver.
+        let boxes: Vec<Vec<Option<String>>> = (0..9)
+            .map(|r| {
+                (0..9)
+                    .map(|c| Some(format!("b{}", Shape::NINE.box_of(r, c))))
+                    .collect()
+            })
+            .collect();
+        let drawn = Rules::new(
+            Shape::NINE,
+            RuleSpec {
+                regions: Some(boxes),
+                ..RuleSpec::default()
+            },
+        )
+        .unwrap();
+        assert!(drawn.is_classic());
+        assert_eq!(
+            puzzle_id(&grid, &drawn),
+            puzzle_id(&grid, &Rules::classic(Shape::NINE))
+        );
+    }
+
+    #[test]
     fn every_clash_is_reported_cages_included() {
         let grid = Grid::from_rows(&["11..", "....", "....", "...."]).unwrap();
         let err = Puzzle::classic(grid).unwrap_err();
@@ -315,8 +371,8 @@ mod tests {
         assert_eq!(a.id(), b.id());
         assert_eq!(a.id().len(), 17);
         // Pinned: ids are promised to stay the same across versions.
-        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(stable_hash(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(stable_hash(b"a"), 0xaf63_dc4c_8601_ec8c);
         let other = Puzzle::classic(Grid::from_line(&".".repeat(81)).unwrap()).unwrap();
         assert_ne!(a.id(), other.id());
         let caged = Puzzle::with_cages(

@@ -63,6 +63,16 @@ impl fmt::Debug for Regions {
 }
 
 impl Regions {
+    /// Whether these regions are exactly the shape's boxes (a "Jigsaw" that is no Jigsaw).
+    pub fn are_boxes(&self) -> bool {
+        self.shape.all_cells().all(|cell| {
+            let boxed = self.shape.box_of(cell.row(), cell.col());
+            // Both are numbered by first cell in reading order, so equal partitions are
+            // equal numberings.
+            usize::from(self.region_of[self.shape.index_of(cell).unwrap_or(0)]) == boxed
+        })
+    }
+
     /// Validates a label grid (one label per cell, rows top first) for `shape`; the first
     /// problem found is the error.
     pub fn new<R: AsRef<[Option<String>]>>(

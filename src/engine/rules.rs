@@ -75,10 +75,13 @@ impl Rules {
     /// The rules a caller describes, for a grid of `shape`; the first fault found is the
     /// error (regions, then windows, then cages).
     pub fn new(shape: Shape, spec: RuleSpec) -> Result<Rules, RulesError> {
+        // Regions that are the shape's boxes are no Jigsaw: the classic rules (and their
+        // fast solver, and their puzzle id) apply.
         let regions = spec
             .regions
             .map(|labels| Regions::new(shape, &labels))
-            .transpose()?;
+            .transpose()?
+            .filter(|regions| !regions.are_boxes());
         if spec.windows && shape != Shape::NINE {
             return Err(RulesError::WindowsNeedNine { side: shape.side() });
         }

@@ -641,6 +641,15 @@ fn has_x86_64_v3() -> bool {
     __cpuid_count(7, 0).ebx & (BMI1 | AVX2 | BMI2) == BMI1 | AVX2 | BMI2
 }
 
+/// Work of a search's setup (the root state built from the givens), in thousandths of a unit.
+/// With [`NODE_MILLI`], calibrated by `examples/work_units.rs` to about a microsecond of CPU
+/// per unit over the shared puzzle files (BENCHMARKS.md).
+pub const START_MILLI: u64 = 1_500;
+
+/// Work of one propagation (the root, after a guess, or after a backtrack), in thousandths of
+/// a unit: half a microsecond on hard puzzles, where the budget matters.
+pub const NODE_MILLI: u64 = 500;
+
 /// A reusable solver. Keep one per thread: it owns the guess stack, so reusing it means the
 /// search never allocates.
 #[derive(Clone)]
@@ -680,10 +689,11 @@ impl Solver {
     /// Counts solutions, stopping at `limit`: 0, 1, ... or `limit`. `limit` 2 answers "is it
     /// unique?" at the cost of finding at most two solutions. A limit of 0 is treated as 1.
     ///
-    /// Each guess costs one unit of `budget` (propagation between two guesses is bounded, a
-    /// fraction of a microsecond to a few), so the search stops within a guess of the budget
-    /// running out, and within [`CHECK_EVERY`](crate::engine::budget::CHECK_EVERY) guesses of
-    /// its deadline or cancellation.
+    /// Work is charged per propagation ([`NODE_MILLI`], the root's included) plus the setup
+    /// ([`START_MILLI`]): a propagation is bounded (a fraction of a microsecond to a few), so
+    /// the search stops within a node of the budget running out, and within
+    /// [`CHECK_EVERY`](crate::engine::budget::CHECK_EVERY) units of its deadline or
+    /// cancellation.
     pub fn count_solutions(
         &mut self,
         puzzle: &ClassicPuzzle,
@@ -739,7 +749,9 @@ impl Solver {
         let stack = &mut self.stack[..];
         stack[0] = root;
         let mut top = 0;
+        budget.charge_milli(START_MILLI)?;
         loop {
+            budget.charge_milli(NODE_MILLI)?;
             let state = &mut stack[top];
             match state.propagate() {
                 Progress::Solved => {
@@ -755,7 +767,6 @@ impl Solver {
                 }
                 Progress::Contradiction => stats.dead_ends += 1,
                 Progress::Stuck => {
-                    budget.charge(1)?;
                     stats.guesses += 1;
                     let (band, cell) = state.choose_branch(stats.dead_ends > 0);
                     let digits = state.digits(band, cell);

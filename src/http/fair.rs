@@ -13,7 +13,7 @@
 //! it sleeps, so a busy service hands jobs over without a wake-up per job (measured in
 //! BENCHMARKS.md).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -25,13 +25,17 @@ use super::client::Client;
 /// A job: anything to run once on a solver thread.
 pub type Job = Box<dyn FnOnce() + Send>;
 
-/// Which of a client's two lanes a job goes in.
+/// Which of a client's lanes a job goes in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Lane {
-    /// Single requests (a solve, a hint, a generation).
+    /// Single requests (a solve, a hint, a grade).
     Single,
     /// Chunks of batches.
     Batch,
+    /// Generations: seconds of work each. A client runs at most one at a time (the rest wait
+    /// in this lane), and all clients together leave one thread free for everything else
+    /// (when there are two or more), so a loop of generations never takes every core.
+    Generate,
 }
 
 /// How long an idle thread keeps looking for work before it sleeps.
@@ -43,10 +47,25 @@ struct Lanes {
     waiting: HashMap<(Client, Lane), VecDeque<Job>>,
     /// The lanes with waiting jobs, in the order they get their next turn.
     turns: VecDeque<(Client, Lane)>,
+    /// The clients with a generation running.
+    generating: HashSet<Client>,
+    /// Generations that may run at once, all clients together.
+    generation_cap: usize,
     stopping: bool,
 }
 
+/// A job taken from the lanes, and the client whose generation it is (to be marked finished
+/// when it ends).
+type Taken = (Job, Option<Client>);
+
 impl Lanes {
+    fn new(generation_cap: usize) -> Lanes {
+        Lanes {
+            generation_cap: generation_cap.max(1),
+            ..Lanes::default()
+        }
+    }
+
     /// Queues `job` at the end of `lane`; a lane that was empty gets a turn at the end.
     fn push(&mut self, lane: (Client, Lane), job: Job) {
         let queue = self.waiting.entry(lane).or_default();
@@ -56,17 +75,35 @@ impl Lanes {
         queue.push_back(job);
     }
 
-    /// The next job, lane by lane in turn.
-    fn next(&mut self) -> Option<Job> {
-        let lane = self.turns.pop_front()?;
+    /// Whether the next job of `lane` may start now: a generation only when its client has
+    /// none running and the generations together are below their cap.
+    fn may_start(&self, (client, lane): (Client, Lane)) -> bool {
+        lane != Lane::Generate
+            || (!self.generating.contains(&client) && self.generating.len() < self.generation_cap)
+    }
+
+    /// The next job that may start, lane by lane in turn (a generation lane that must wait
+    /// keeps its place in the turns).
+    fn next(&mut self) -> Option<Taken> {
+        let at = self.turns.iter().position(|&lane| self.may_start(lane))?;
+        let lane = self.turns.remove(at)?;
         let queue = self.waiting.get_mut(&lane)?;
-        let job = queue.pop_front();
+        let job = queue.pop_front()?;
         if queue.is_empty() {
             self.waiting.remove(&lane);
         } else {
             self.turns.push_back(lane);
         }
-        job
+        let generation = (lane.1 == Lane::Generate).then_some(lane.0);
+        if let Some(client) = generation {
+            self.generating.insert(client);
+        }
+        Some((job, generation))
+    }
+
+    /// `client`'s generation ended: its lane (and the cap) may start another.
+    fn generation_done(&mut self, client: Client) {
+        self.generating.remove(&client);
     }
 }
 
@@ -104,15 +141,17 @@ impl std::fmt::Debug for FairQueue {
 }
 
 impl FairQueue {
-    /// Starts `threads` solver threads (at least one).
+    /// Starts `threads` solver threads (at least one). Generations may use all but one of
+    /// them (one, with a single thread).
     pub fn new(threads: usize) -> std::io::Result<FairQueue> {
+        let threads = threads.max(1);
         let shared = Arc::new(Shared {
-            lanes: Mutex::new(Lanes::default()),
+            lanes: Mutex::new(Lanes::new(threads - 1)),
             wake: Condvar::new(),
             waiting: AtomicUsize::new(0),
             sleeping: AtomicUsize::new(0),
         });
-        let threads = (0..threads.max(1))
+        let threads = (0..threads)
             .map(|i| {
                 let shared = Arc::clone(&shared);
                 std::thread::Builder::new()
@@ -154,9 +193,9 @@ fn work(shared: &Shared) {
             }
             let mut lanes = shared.lock();
             loop {
-                if let Some(job) = lanes.next() {
+                if let Some(taken) = lanes.next() {
                     shared.waiting.fetch_sub(1, Ordering::SeqCst);
-                    break job;
+                    break taken;
                 }
                 if lanes.stopping {
                     return;
@@ -169,10 +208,18 @@ fn work(shared: &Shared) {
                 shared.sleeping.fetch_sub(1, Ordering::SeqCst);
             }
         };
+        let (job, generation) = job;
         // A panicking job must not take the thread with it; its requester sees its reply
         // dropped (a 500).
         if catch_unwind(AssertUnwindSafe(job)).is_err() {
             tracing::error!("a solver job panicked");
+        }
+        if let Some(client) = generation {
+            shared.lock().generation_done(client);
+            // A generation that had to wait may start now, on any sleeping thread.
+            if shared.sleeping.load(Ordering::SeqCst) > 0 {
+                shared.wake.notify_all();
+            }
         }
     }
 }
@@ -189,7 +236,7 @@ mod tests {
 
     #[test]
     fn lanes_take_turns_and_keep_their_own_order() {
-        let mut lanes = Lanes::default();
+        let mut lanes = Lanes::new(1);
         let (tx, rx) = mpsc::channel();
         let push = |lanes: &mut Lanes, key: (Client, Lane), label: &'static str| {
             let tx = tx.clone();
@@ -201,12 +248,93 @@ mod tests {
         }
         push(&mut lanes, (client(2), Lane::Single), "b1");
         push(&mut lanes, (client(1), Lane::Single), "c1");
-        while let Some(job) = lanes.next() {
+        while let Some((job, _)) = lanes.next() {
             job();
         }
         let order: Vec<&str> = rx.try_iter().collect();
         assert_eq!(order, ["a1", "b1", "c1", "a2", "a3"]);
         assert!(lanes.waiting.is_empty() && lanes.turns.is_empty());
+    }
+
+    #[test]
+    fn a_client_runs_one_generation_at_a_time_and_all_leave_room_for_solves() {
+        // Two generation places in all: client 1's second generation waits for its first,
+        // while client 2's starts, and a third client's waits for the cap; solves go by.
+        let mut lanes = Lanes::new(2);
+        let job = || -> Job { Box::new(|| ()) };
+        lanes.push((client(1), Lane::Generate), job());
+        lanes.push((client(1), Lane::Generate), job());
+        lanes.push((client(2), Lane::Generate), job());
+        lanes.push((client(3), Lane::Generate), job());
+        lanes.push((client(4), Lane::Single), job());
+        let mut started = Vec::new();
+        while let Some((_, generation)) = lanes.next() {
+            started.push(generation);
+        }
+        assert_eq!(started, [Some(client(1)), Some(client(2)), None]);
+        assert_eq!(
+            lanes.waiting.len(),
+            2,
+            "client 1's second and client 3's wait"
+        );
+        lanes.generation_done(client(1));
+        let (_, next) = lanes.next().unwrap();
+        assert_eq!(
+            next,
+            Some(client(3)),
+            "client 3 has waited its turn longest"
+        );
+        assert!(lanes.next().is_none(), "the cap is reached again");
+        lanes.generation_done(client(2));
+        assert_eq!(lanes.next().unwrap().1, Some(client(1)));
+        assert!(lanes.next().is_none() && lanes.turns.is_empty());
+    }
+
+    #[test]
+    fn a_waiting_generation_starts_on_a_thread_when_the_running_one_ends() {
+        let queue = FairQueue::new(2).unwrap();
+        let (release, held) = mpsc::channel::<()>();
+        let (tx, rx) = mpsc::channel();
+        let started = tx.clone();
+        queue.push(
+            client(1),
+            Lane::Generate,
+            Box::new(move || {
+                started.send("first").unwrap();
+                held.recv_timeout(Duration::from_secs(60)).unwrap();
+            }),
+        );
+        let second = tx.clone();
+        queue.push(
+            client(1),
+            Lane::Generate,
+            Box::new(move || second.send("second").unwrap()),
+        );
+        queue.push(
+            client(2),
+            Lane::Single,
+            Box::new(move || tx.send("solve").unwrap()),
+        );
+        fn wait(rx: &mpsc::Receiver<&'static str>) -> &'static str {
+            rx.recv_timeout(Duration::from_secs(60)).unwrap()
+        }
+        assert_eq!(wait(&rx), "first");
+        assert_eq!(wait(&rx), "solve", "the other thread serves the solve");
+        // The free thread takes the next job in turn: were the second generation allowed, it
+        // would come (its lane's turn is first) before this later solve.
+        let (probe_tx, probe) = mpsc::channel();
+        queue.push(
+            client(3),
+            Lane::Single,
+            Box::new(move || probe_tx.send("probe").unwrap()),
+        );
+        assert_eq!(wait(&probe), "probe");
+        assert!(
+            rx.try_recv().is_err(),
+            "the client's second generation waits for its first"
+        );
+        release.send(()).unwrap();
+        assert_eq!(wait(&rx), "second");
     }
 
     #[test]

@@ -19,7 +19,9 @@ use std::ops::RangeInclusive;
 
 use serde_json::Value;
 
-use crate::engine::{Difficulty, Grid, Puzzle, Rating, Symmetry, Variant};
+use crate::engine::{
+    stable_hash, Difficulty, Grid, Puzzle, Rating, Symmetry, Variant, GENERATOR_VERSION,
+};
 
 /// Seeds above this lose precision in JavaScript numbers; generated seeds stay below it so a
 /// browser can send them back unchanged.
@@ -62,40 +64,94 @@ pub async fn generate(
     Ok(Json(answer(&app, client, request, Source::Body).await?))
 }
 
-/// `GET /generate?difficulty=hard&seed=42`: the same answer, cacheable when seeded.
+/// `GET /generate?difficulty=hard&seed=42`: the same answer, cacheable when seeded. The ETag
+/// is derived from the request (what was asked, and the generator's version), not from the
+/// puzzle, so a cache revalidating with `If-None-Match` gets its 304 without a generation.
 pub async fn generate_get(
     State(app): State<AppState>,
     client: Client,
     headers: HeaderMap,
     ApiQuery(request): ApiQuery<GenerateRequest>,
 ) -> Result<Response, Problem> {
-    let seeded = request.seed.is_some();
-    let generated = answer(&app, client, request, Source::Query).await?;
-    let etag =
-        HeaderValue::from_str(&format!("\"{}\"", generated.id)).map_err(|_| Problem::Internal)?;
-    let cache = HeaderValue::from_static(if seeded {
-        "public, max-age=31536000, immutable"
-    } else {
-        "no-store"
-    });
-    let unchanged = seeded
-        && headers
-            .get_all(header::IF_NONE_MATCH)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .any(|tag| tag.trim() == etag.to_str().unwrap_or_default() || tag.trim() == "*");
-    let mut response = if unchanged {
+    let cache = |seeded: bool| {
+        HeaderValue::from_static(if seeded {
+            "public, max-age=31536000, immutable"
+        } else {
+            "no-store"
+        })
+    };
+    let etag = match request.seed {
+        Some(seed) => Some(request_etag(&request, seed, Source::Query)?),
+        None => None,
+    };
+    let matches = |any: bool| {
+        etag.as_ref().is_some_and(|etag| {
+            if_none_match(&headers)
+                .any(|tag| (any && tag == "*") || weak_match(tag, etag.to_str().unwrap_or("")))
+        })
+    };
+    let mut response = if matches(false) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        Json(generated).into_response()
+        let generated = answer(&app, client, request, Source::Query).await?;
+        // "*" matches any current answer: there is one once it is made.
+        if matches(true) {
+            StatusCode::NOT_MODIFIED.into_response()
+        } else {
+            Json(generated).into_response()
+        }
     };
     let out = response.headers_mut();
-    out.insert(header::CACHE_CONTROL, cache);
-    if seeded {
+    out.insert(header::CACHE_CONTROL, cache(etag.is_some()));
+    if let Some(etag) = etag {
         out.insert(header::ETAG, etag);
     }
     Ok(response)
+}
+
+/// The entity tags of every `If-None-Match` header, trimmed.
+fn if_none_match(headers: &HeaderMap) -> impl Iterator<Item = &str> {
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+}
+
+/// RFC 9110's weak comparison, which `If-None-Match` uses: the opaque tags are equal, whether
+/// either is marked weak (`W/"..."`) or not.
+fn weak_match(a: &str, b: &str) -> bool {
+    let opaque = |tag: &str| tag.strip_prefix("W/").unwrap_or(tag).to_string();
+    opaque(a) == opaque(b)
+}
+
+/// The ETag of a seeded generation: a hash of everything the answer depends on (the variant,
+/// the ratings asked for, the symmetry, the board form and the seed, each as the generator
+/// reads it, so `difficulty=hard` and `rating=2.6-4.0` share it) and the generator's version,
+/// which changes whenever a seed may give another puzzle. Invalid requests are refused here
+/// as they would be by the generation itself.
+fn request_etag(
+    request: &GenerateRequest,
+    seed: u64,
+    source: Source,
+) -> Result<HeaderValue, Problem> {
+    let wanted = wanted(request, source)?;
+    let asked = match &wanted.what {
+        Wanted::Rated(variant, ratings) => format!(
+            "{};{}-{}",
+            variant.map_or("classic", Variant::name),
+            ratings.start().tenths(),
+            ratings.end().tenths()
+        ),
+        Wanted::Unrated(variant) => format!("{};unrated", variant.name()),
+    };
+    let key = format!(
+        "generator {GENERATOR_VERSION};{asked};{:?};rows {};seed {seed}",
+        wanted.symmetry, wanted.as_rows
+    );
+    let tag = format!("\"g{:016x}\"", stable_hash(key.as_bytes()));
+    HeaderValue::from_str(&tag).map_err(|_| Problem::Internal)
 }
 
 /// The highest rating a range may name: beyond anything Sudoku Explainer gives a 9x9 puzzle.
@@ -217,18 +273,21 @@ fn wanted_variant(request: &GenerateRequest) -> Result<Option<Variant>, Problem>
     )
 }
 
-async fn answer(
-    app: &AppState,
-    client: Client,
-    request: GenerateRequest,
-    source: Source,
-) -> Result<GenerateResponse, Problem> {
-    let variant = wanted_variant(&request)?;
+/// A generation request, read and checked: what to make, how, and in which board form.
+struct Asked {
+    what: Wanted,
+    symmetry: Symmetry,
+    as_rows: bool,
+}
+
+/// What `request` asks for, or the problem with it.
+fn wanted(request: &GenerateRequest, source: Source) -> Result<Asked, Problem> {
+    let variant = wanted_variant(request)?;
     let leveled = request.difficulty.is_some() || request.rating.is_some();
-    let wanted = match variant {
+    let what = match variant {
         // A variant without a level: its minimal puzzle, as fast as it comes.
         Some(variant) if !leveled => Wanted::Unrated(variant),
-        _ => Wanted::Rated(variant, wanted_ratings(&request, source)?),
+        _ => Wanted::Rated(variant, wanted_ratings(request, source)?),
     };
     let symmetry = one_of(
         "symmetry",
@@ -243,6 +302,28 @@ async fn answer(
         request.format.as_deref().unwrap_or("rows"),
         &[("rows", true), ("line", false)],
     )?;
+    Ok(Asked {
+        what,
+        symmetry,
+        as_rows,
+    })
+}
+
+async fn answer(
+    app: &AppState,
+    client: Client,
+    request: GenerateRequest,
+    source: Source,
+) -> Result<GenerateResponse, Problem> {
+    let Asked {
+        what: wanted,
+        symmetry,
+        as_rows,
+    } = wanted(&request, source)?;
+    let variant = match &wanted {
+        Wanted::Rated(variant, _) => *variant,
+        Wanted::Unrated(variant) => Some(*variant),
+    };
     let seed = request.seed.unwrap_or_else(random_seed);
     let timed = app
         .pool
@@ -272,7 +353,10 @@ async fn answer(
         variant: variant.map_or("classic", Variant::name),
         puzzle: render(puzzle.grid()),
         solution: render(&solution),
-        difficulty: grade.as_ref().map(|g| g.difficulty.name()),
+        difficulty: grade
+            .as_ref()
+            .and_then(|g| g.difficulty())
+            .map(|d| d.name()),
         seed,
         symmetry: match symmetry {
             Symmetry::None => "none",

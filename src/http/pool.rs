@@ -5,9 +5,12 @@
 //! # Bounds
 //! * **Admission**: each client may hold `slots + queue` places (running or waiting), and all
 //!   clients together [`CLIENT_SHARES`] times that; a request beyond either is refused at once
-//!   with 503 + `Retry-After` instead of piling up. So a flood from one client fills only its
-//!   own places, and a lone client can use every one. The place moves into the job and is
-//!   released when the job ends on the CPU.
+//!   with 503 + `Retry-After` instead of piling up. One client's worth of places is kept for
+//!   clients that hold none, so however many addresses flood the pool, a newcomer still gets
+//!   in. The place moves into the job and is released when the job ends on the CPU.
+//! * **Generations** (seconds of work each) go in their client's own lane: one at a time per
+//!   client, and never on every thread at once (see [`Lane::Generate`]), so a client looping
+//!   generations slows nobody else's solves.
 //! * **Fairness**: the solver threads take jobs lane by lane in turn (each client has a lane
 //!   for single jobs and one for batch chunks; see [`FairQueue`]). A batch is queued as
 //!   chunks of [`BATCH_CHUNK`] puzzles, so it shares the threads with everyone's single
@@ -52,6 +55,11 @@ pub const CLIENT_SHARES: usize = 4;
 /// at most a few milliseconds of batch work, large enough that queueing costs nothing.
 pub const BATCH_CHUNK: usize = 16;
 
+/// How far ahead of its request's time limit a generation stops (at least; a tenth of the
+/// limit when that is more): time to answer "nothing found in time" before the request
+/// itself times out.
+pub const GENERATION_MARGIN: Duration = Duration::from_millis(500);
+
 /// Why the pool did not run a job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum PoolError {
@@ -90,6 +98,9 @@ pub struct Limits {
 struct Places {
     per_client: usize,
     total: usize,
+    /// Places only a client that holds none may take: however many clients flood the pool,
+    /// a newcomer still gets in.
+    reserve: usize,
     held: Mutex<(usize, HashMap<Client, usize>)>,
 }
 
@@ -100,7 +111,12 @@ impl Places {
         };
         let (all, by_client) = &mut *held;
         let mine = by_client.entry(client).or_insert(0);
-        if *all >= self.total || *mine >= self.per_client {
+        let open = if *mine == 0 {
+            self.total
+        } else {
+            self.total - self.reserve
+        };
+        if *all >= open || *mine >= self.per_client {
             if *mine == 0 {
                 by_client.remove(&client);
             }
@@ -203,6 +219,7 @@ impl SolvePool {
             places: Arc::new(Places {
                 per_client,
                 total: per_client * CLIENT_SHARES,
+                reserve: per_client,
                 held: Mutex::new((0, HashMap::new())),
             }),
             limits: Limits {
@@ -289,23 +306,39 @@ impl SolvePool {
         F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
         T: Send + 'static,
     {
-        self.run_with_work(client, self.limits.work, job).await
+        self.run_in(Lane::Single, client, self.limits.work, Duration::ZERO, job)
+            .await
     }
 
-    /// [`run`](SolvePool::run) with the generation work budget instead of a job's.
+    /// [`run`](SolvePool::run) for a generation: the generation work budget, the client's
+    /// generation lane (one running at a time per client, and never every thread), and a
+    /// deadline [`GENERATION_MARGIN`] ahead of the request's, so that a search that runs long
+    /// ends with the generator's own answer (nothing found in time) before the request times
+    /// out.
     pub async fn run_generation<T, F>(&self, client: Client, job: F) -> Result<Timed<T>, PoolError>
     where
         F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
         T: Send + 'static,
     {
-        self.run_with_work(client, self.limits.generate_work, job)
-            .await
+        let ahead = (self.limits.time / 10).max(GENERATION_MARGIN);
+        self.run_in(
+            Lane::Generate,
+            client,
+            self.limits.generate_work,
+            ahead,
+            job,
+        )
+        .await
     }
 
-    async fn run_with_work<T, F>(
+    /// Runs `job` in `client`'s `lane` with `work` units and a deadline `ahead` of the
+    /// request's time limit.
+    async fn run_in<T, F>(
         &self,
+        lane: Lane,
         client: Client,
         work: u64,
+        ahead: Duration,
         job: F,
     ) -> Result<Timed<T>, PoolError>
     where
@@ -317,8 +350,10 @@ impl SolvePool {
         let submitted = Instant::now();
         let cancel = Cancel::new();
         let _cancel_on_drop = CancelOnDrop(cancel.clone());
-        self.spawn(Lane::Single, admission, &cancel, move |cancel| {
-            let budget = pool.budget(work, submitted, cancel);
+        self.spawn(lane, admission, &cancel, move |cancel| {
+            let budget = Budget::work(work)
+                .with_deadline(submitted + pool.limits.time.saturating_sub(ahead))
+                .with_cancel(cancel.clone());
             let value = with_engine(|engine| job(engine, &budget));
             pool.note(&budget);
             value
@@ -531,6 +566,28 @@ mod tests {
         );
         release.send(()).unwrap();
         assert!(busy.await.unwrap().is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_flood_from_many_clients_leaves_places_for_a_newcomer() {
+        // Two places per client, eight in all, two of them kept for clients holding none.
+        let (pool, _) = pool(1, 1, limits(10, 0));
+        let mut held = Vec::new();
+        for n in 1..=3 {
+            for _ in 0..2 {
+                held.push(pool.admit(client(n)).unwrap());
+            }
+        }
+        // Six taken, the reserve is left: newcomers take it, one place each, though their own
+        // share would allow two.
+        held.push(pool.admit(client(4)).unwrap());
+        assert!(pool.admit(client(4)).is_err(), "client 4 holds one now");
+        held.push(pool.admit(client(5)).unwrap());
+        assert!(pool.admit(client(5)).is_err());
+        assert!(pool.admit(client(6)).is_err(), "every place is taken");
+        held.clear();
+        assert_eq!(pool.places.held.lock().unwrap().0, 0);
+        assert!(pool.admit(client(4)).is_ok());
     }
 
     #[tokio::test]

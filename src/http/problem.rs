@@ -235,7 +235,13 @@ impl From<EngineError> for Problem {
             EngineError::NotGenerated(GenerateError::EmptyRange { .. }) => {
                 Problem::invalid_at("/rating", err.to_string())
             }
-            EngineError::NotGenerated(GenerateError::NotFound { min, max, .. }) => {
+            EngineError::NotGenerated(GenerateError::NotFound {
+                min,
+                max,
+                ratings,
+                work,
+                limit,
+            }) => {
                 let range = if max.tenths() == u16::MAX {
                     format!("{min} or more")
                 } else {
@@ -244,7 +250,8 @@ impl From<EngineError> for Problem {
                 Problem::GenerationFailed {
                     detail: format!(
                         "no puzzle rated {range} was found within this server's generation \
-                         limit; try another seed (or none), or a wider range"
+                         {limit} ({ratings} candidate puzzles rated, {work} units of work); try \
+                         another seed (or none), or a wider range"
                     ),
                 }
             }

@@ -35,7 +35,7 @@ macro_rules! with_rule_fields {
             pub cages: Option<Vec<CageJson>>,
             /// Jigsaw regions in place of the boxes: a grid of labels, one per cell.
             #[serde(default)]
-            pub regions: Option<BoardText>,
+            pub regions: Option<RegionLabels>,
             /// Both main diagonals are houses too (Sudoku X).
             #[serde(default)]
             pub diagonals: bool,
@@ -61,7 +61,7 @@ macro_rules! with_rule_fields {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RuleFields<'a> {
     pub cages: Option<&'a [CageJson]>,
-    pub regions: Option<&'a BoardText>,
+    pub regions: Option<&'a RegionLabels>,
     pub diagonals: bool,
     pub windows: bool,
 }
@@ -82,7 +82,7 @@ impl RuleFields<'_> {
         Rules::new(
             shape,
             RuleSpec {
-                regions: self.regions.map(|text| region_labels(text, shape.side())),
+                regions: self.regions.map(|labels| labels.cells(shape.side())),
                 diagonals: self.diagonals,
                 windows: self.windows,
                 cages: engine_cages(self.cages),
@@ -104,23 +104,71 @@ impl RuleFields<'_> {
     }
 }
 
-/// The label of each cell of a region grid, rows top first: each character of a row (or of
-/// the line, cut into rows of `side`), or each number (null: no label).
-fn region_labels(text: &BoardText, side: usize) -> Vec<Vec<Option<String>>> {
-    let of_chars = |row: &str| row.chars().map(|c| Some(c.to_string())).collect();
-    match text {
-        BoardText::Rows(rows) => rows.iter().map(|row| of_chars(row)).collect(),
-        BoardText::Line(line) => {
-            let chars: Vec<char> = line.chars().collect();
-            chars
-                .chunks(side.max(1))
-                .map(|row| row.iter().map(|c| Some(c.to_string())).collect())
-                .collect()
+/// Jigsaw region labels as sent: row strings (a label per character), one line of all cells,
+/// or rows of labels (numbers or strings, null for none). Labels are compared as they are
+/// written, never as numbers: `1e300` and `2e300` are two regions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RegionLabels {
+    /// `["112223333", ...]`
+    Rows(Vec<String>),
+    /// `"112223333..."`
+    Line(String),
+    /// `[[1, 1, 2, ...], ...]` or `[["a", "a", "b", ...], ...]`
+    Labels(Vec<Vec<Option<String>>>),
+}
+
+impl RegionLabels {
+    /// The label of each cell, rows top first: each character of a row (or of the line, cut
+    /// into rows of `side`), or each label (null: no label).
+    pub fn cells(&self, side: usize) -> Vec<Vec<Option<String>>> {
+        let of_chars = |row: &[char]| row.iter().map(|c| Some(c.to_string())).collect();
+        match self {
+            RegionLabels::Rows(rows) => rows
+                .iter()
+                .map(|row| of_chars(&row.chars().collect::<Vec<_>>()))
+                .collect(),
+            RegionLabels::Line(line) => {
+                let chars: Vec<char> = line.chars().collect();
+                chars.chunks(side.max(1)).map(of_chars).collect()
+            }
+            RegionLabels::Labels(rows) => rows.clone(),
         }
-        BoardText::Numbers(rows) => rows
-            .iter()
-            .map(|row| row.iter().map(|n| n.map(|n| n.to_string())).collect())
-            .collect(),
+    }
+}
+
+impl<'de> Deserialize<'de> for RegionLabels {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        const EXPECTED: &str = "regions as an array of row strings (a label per character), one \
+                                string of all cells, or an array of rows of labels (numbers or \
+                                strings)";
+        let refuse = || de::Error::custom(format!("expected {EXPECTED}"));
+        // A label as written: a number keeps its JSON spelling's value exactly (f64's
+        // shortest round-trip form), so different numbers stay different labels.
+        let label = |value: serde_json::Value| match value {
+            serde_json::Value::Null => Ok(None),
+            serde_json::Value::String(text) => Ok(Some(text)),
+            serde_json::Value::Number(number) => Ok(Some(number.to_string())),
+            _ => Err(refuse()),
+        };
+        match serde_json::Value::deserialize(deserializer)? {
+            serde_json::Value::String(line) => Ok(RegionLabels::Line(line)),
+            serde_json::Value::Array(rows) if rows.iter().all(|r| r.is_string()) => {
+                Ok(RegionLabels::Rows(
+                    rows.into_iter()
+                        .filter_map(|r| r.as_str().map(str::to_string))
+                        .collect(),
+                ))
+            }
+            serde_json::Value::Array(rows) => rows
+                .into_iter()
+                .map(|row| match row {
+                    serde_json::Value::Array(cells) => cells.into_iter().map(label).collect(),
+                    _ => Err(refuse()),
+                })
+                .collect::<Result<_, _>>()
+                .map(RegionLabels::Labels),
+            _ => Err(refuse()),
+        }
     }
 }
 
@@ -643,12 +691,23 @@ impl From<&Step> for StepJson {
     }
 }
 
-/// A grade: the difficulty and why.
+/// A grade: the difficulty and why. A solve that stopped before the end has no rating: it
+/// says what is known instead (`rating_at_least`, and why it stopped), so that a site sorting
+/// by `rating` never files an unfinished grade under a number.
 #[derive(Debug, Serialize)]
 pub struct GradeJson {
-    pub difficulty: &'static str,
-    /// The Sudoku Explainer rating: the hardest step's, one decimal (e.g. 7.2).
-    pub rating: f64,
+    /// The level, when it is known (null when the solve stopped below the extreme level for
+    /// lack of work or because the puzzle has several solutions).
+    pub difficulty: Option<&'static str>,
+    /// The Sudoku Explainer rating: the hardest step's, one decimal (e.g. 7.2); null when the
+    /// techniques did not finish the puzzle.
+    pub rating: Option<f64>,
+    /// When `rating` is null: the rating is at least this.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating_at_least: Option<f64>,
+    /// When `rating` is null: why the solve stopped (`no_technique`, `not_unique`, `budget`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<&'static str>,
     /// The hardest technique used, if any.
     pub hardest: Option<&'static str>,
     /// Steps applied, by technique.
@@ -659,13 +718,16 @@ pub struct GradeJson {
 
 impl From<&Grade> for GradeJson {
     fn from(grade: &Grade) -> Self {
+        let stopped = grade.stopped();
         GradeJson {
-            difficulty: grade.difficulty.name(),
-            rating: grade.rating.value(),
+            difficulty: grade.difficulty().map(|d| d.name()),
+            rating: grade.rating().map(|r| r.value()),
+            rating_at_least: stopped.map(|_| grade.lower_bound().value()),
+            stopped: stopped.map(|why| why.name()),
             hardest: grade.hardest.map(|t| t.name()),
             counts: grade.counts.iter().map(|(t, &n)| (t.name(), n)).collect(),
             score: grade.score,
-            needs_guessing: grade.needs_guessing,
+            needs_guessing: grade.needs_guessing(),
         }
     }
 }
@@ -758,7 +820,9 @@ impl HintResponse {
                 response.setup = setup.iter().map(StepJson::from).collect();
                 response.step = Some(StepJson::from(step));
             }
-            Hint::Reveal { setup, pos, digit } => {
+            Hint::Reveal {
+                setup, pos, digit, ..
+            } => {
                 response.setup = setup.iter().map(StepJson::from).collect();
                 response.cell = Some(CellJson::from(*pos));
                 response.digit = Some(digit.get());
@@ -1099,14 +1163,22 @@ mod tests {
             vec![Some("2".to_string()), Some("2".to_string())],
         ];
         for text in [r#"["11", "22"]"#, r#""1122""#, r#"[[1, 1], [2, 2]]"#] {
-            let labels: BoardText = serde_json::from_str(text).unwrap();
-            assert_eq!(region_labels(&labels, 2), expected, "{text}");
+            let labels: RegionLabels = serde_json::from_str(text).unwrap();
+            assert_eq!(labels.cells(2), expected, "{text}");
         }
-        let numbers: BoardText = serde_json::from_str("[[1, null], [2, 2]]").unwrap();
-        assert_eq!(region_labels(&numbers, 2)[0][1], None);
+        let numbers: RegionLabels = serde_json::from_str("[[1, null], [2, 2]]").unwrap();
+        assert_eq!(numbers.cells(2)[0][1], None);
         // A line of the wrong length keeps its short last row, for the engine to name.
-        let short: BoardText = serde_json::from_str(r#""112""#).unwrap();
-        assert_eq!(region_labels(&short, 2)[1].len(), 1);
+        let short: RegionLabels = serde_json::from_str(r#""112""#).unwrap();
+        assert_eq!(short.cells(2)[1].len(), 1);
+        // Labels are compared as written, never as numbers beyond any cell value.
+        let huge: RegionLabels = serde_json::from_str("[[1e300, 1e300], [2e300, 2e300]]").unwrap();
+        let cells = huge.cells(2);
+        assert_ne!(cells[0][0], cells[1][0]);
+        let words: RegionLabels = serde_json::from_str(r#"[["a", "a"], ["b", "b"]]"#).unwrap();
+        assert_eq!(words.cells(2)[1][0].as_deref(), Some("b"));
+        assert!(serde_json::from_str::<RegionLabels>("[[true]]").is_err());
+        assert!(serde_json::from_str::<RegionLabels>("7").is_err());
     }
 
     #[test]

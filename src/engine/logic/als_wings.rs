@@ -81,6 +81,7 @@ pub fn find(marks: &Candidates, size: usize) -> Option<Step> {
             continue;
         }
         for_each_combination(pool.len(), size, &mut |chosen| {
+            super::work::count(size as u64);
             let cells: CellSet = chosen.iter().map(|&i| pool[i]).collect();
             // A set of cells sharing two units is found from the first one only.
             if g.shared_unit(cells) != Some(k) {
@@ -135,6 +136,7 @@ fn wings_of(marks: &Candidates, cells: CellSet, union: u16) -> Vec<Wing> {
     let with = |d: usize| cells & marks.cells_with(d);
     let mut found = Vec::new();
     for yz in reach.iter() {
+        super::work::count(1);
         let ym = marks.mask(yz);
         if ym.count_ones() != 2 || ym & !union != 0 {
             continue;

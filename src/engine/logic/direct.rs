@@ -20,6 +20,7 @@ use super::{Step, Technique};
 pub fn locking(marks: &Candidates) -> Option<Step> {
     let g = marks.geometry();
     locked_sets(marks).find_map(|(pass, d, k1, k2, _)| {
+        super::work::count(9);
         let (first, _) = &LOCKING_PASSES[pass];
         let (k3, pos) = first.clone().filter(|&k3| k3 != k1).find_map(|k3| {
             // The digit leaves the second house outside the first.
@@ -61,7 +62,9 @@ pub fn hidden_set(marks: &Candidates, size: u32) -> Option<Step> {
         if marks.empty_in(k) <= size {
             continue;
         }
+        super::work::count(9);
         for chosen in subsets(hidden_digits(marks, k, size), size) {
+            super::work::count(u64::from(size) + 9);
             let Some(cells) = hidden_cells(marks, k, chosen) else {
                 continue;
             };

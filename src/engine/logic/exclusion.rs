@@ -66,6 +66,7 @@ fn exclude(marks: &Candidates, cells: &[usize], excluders: CellSet) -> Vec<(usiz
         return Vec::new();
     }
     let possible = |choice: &[usize]| {
+        super::work::count(n as u64);
         let taken = choice.iter().fold(0u16, |acc, &d| acc | 1 << d);
         for i in 0..n {
             for j in i + 1..n {
@@ -124,6 +125,7 @@ fn combine(
 pub fn aligned_pair(marks: &Candidates) -> Option<Step> {
     let bases = base_cells(marks, 2);
     for (a, b) in pairs(bases.len()) {
+        super::work::count(1);
         let common = bases[a].1 & bases[b].1;
         if common.len() < 2 {
             continue;
@@ -153,6 +155,7 @@ pub fn aligned_triple(marks: &Candidates) -> Option<Step> {
         small_cells_of[c] = small;
     }
     for (a, b) in pairs(bases.len()) {
+        super::work::count(1);
         // The third cell can only narrow the small cells the first two share.
         if (bases[a].1 & bases[b].1).len() < 2 {
             continue;
@@ -165,6 +168,7 @@ pub fn aligned_triple(marks: &Candidates) -> Option<Step> {
             .iter()
             .chain((bases[b].1 & (twins - bases[a].1)).iter());
         for c2 in ordered {
+            super::work::count(1);
             let third = small_cells_of[c2];
             let common = bases[a].1 & bases[b].1 & third;
             if common.len() < 2 {

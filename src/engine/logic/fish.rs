@@ -46,6 +46,7 @@ pub(crate) fn fishes(marks: &Candidates, size: u32, mut visit: impl FnMut(Fish) 
     {
         for base in subsets(0x1FF, size) {
             for d in (0..9).filter(|&d| open[d]) {
+                super::work::count(u64::from(size));
                 // Positions of the digit along each base line, as cross-line indices.
                 let mut cover = 0u16;
                 let mut fits = true;

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::engine::board::ClassicPuzzle;
-use crate::engine::budget::{Budget, Exhausted};
+use crate::engine::budget::{Budget, Exhausted, Stop};
 use crate::engine::solver::Solver;
 
 use super::{Assumptions, Candidates, Rating, Technique};
@@ -101,21 +101,104 @@ impl fmt::Display for Difficulty {
 /// The verdict of a logical solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Grade {
-    /// The band of `rating`; `Extreme` when the puzzle needs guessing.
-    pub difficulty: Difficulty,
-    /// The SE rating: the hardest step's. For a puzzle that needs guessing, the hardest step
-    /// taken before the techniques got stuck (a lower bound).
-    pub rating: Rating,
-    /// The hardest technique used (the one that set the rating); `None` when the puzzle needed
-    /// no step (already full) or the solver was stuck from the start.
+    /// Whether the techniques finished the puzzle, and so whether its rating is known.
+    pub finish: Finish,
+    /// The hardest technique used (the one that set the rating, or the bound); `None` when
+    /// the puzzle needed no step (already full) or the solver was stuck from the start.
     pub hardest: Option<Technique>,
     /// How many steps of each technique were applied (only techniques used appear).
     pub counts: BTreeMap<Technique, u32>,
     /// Sum of the ratings of all steps, in tenths: how much work the whole solve is.
     pub score: u32,
-    /// The techniques here do not finish the puzzle: a player would have to guess. Always
-    /// true for a puzzle without exactly one solution, since logic alone cannot finish one.
-    pub needs_guessing: bool,
+}
+
+/// How a logical solve ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// The techniques solved the puzzle: its SE rating is the hardest step's.
+    Rated(Rating),
+    /// They stopped first, so the rating is not known; it is at least `at_least`.
+    Stopped { at_least: Rating, why: Stopped },
+}
+
+/// Why a logical solve stopped before the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// No technique applies: a player would have to guess.
+    NoTechnique,
+    /// The puzzle has more than one solution, which logic alone cannot finish.
+    NotUnique,
+    /// The work budget ran out.
+    Budget,
+    /// A step rated above the rating the caller asked about was found (a generator asking
+    /// "is this at most 6.5?" needs no more).
+    AboveCap,
+}
+
+impl Stopped {
+    /// Stable snake_case name for wire formats.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Stopped::NoTechnique => "no_technique",
+            Stopped::NotUnique => "not_unique",
+            Stopped::Budget => "budget",
+            Stopped::AboveCap => "above_cap",
+        }
+    }
+}
+
+/// The rating every step beyond the engine's classic techniques has at least: when dynamic
+/// forcing chains (8.5) find nothing, Sudoku Explainer needs its nested chains (9.0 and up).
+const BEYOND_THE_TECHNIQUES: Rating = Rating::from_tenths(90);
+
+impl Grade {
+    /// The SE rating, when the techniques finished the puzzle.
+    pub fn rating(&self) -> Option<Rating> {
+        match self.finish {
+            Finish::Rated(rating) => Some(rating),
+            Finish::Stopped { .. } => None,
+        }
+    }
+
+    /// What is known of the rating: the rating itself, or the bound it is at least.
+    pub fn lower_bound(&self) -> Rating {
+        match self.finish {
+            Finish::Rated(rating)
+            | Finish::Stopped {
+                at_least: rating, ..
+            } => rating,
+        }
+    }
+
+    /// Why the solve stopped early, if it did.
+    pub fn stopped(&self) -> Option<Stopped> {
+        match self.finish {
+            Finish::Rated(_) => None,
+            Finish::Stopped { why, .. } => Some(why),
+        }
+    }
+
+    /// The level, when it is known: a rated puzzle's band; `Extreme` for a puzzle beyond the
+    /// techniques (that level is "9.0 and up, or beyond every technique") or whose bound
+    /// already reaches it; `None` when the solve stopped for another reason below 9.0 (out of
+    /// work, several solutions).
+    pub fn difficulty(&self) -> Option<Difficulty> {
+        match self.finish {
+            Finish::Rated(rating) => Some(Difficulty::of_rating(rating)),
+            Finish::Stopped { at_least, why } => (why == Stopped::NoTechnique
+                || Difficulty::of_rating(at_least) == Difficulty::Extreme)
+                .then_some(Difficulty::Extreme),
+        }
+    }
+
+    /// The techniques do not finish the puzzle: a player would have to guess. Always true for
+    /// a puzzle without exactly one solution.
+    pub fn needs_guessing(&self) -> bool {
+        matches!(
+            self.stopped(),
+            Some(Stopped::NoTechnique | Stopped::NotUnique)
+        )
+    }
 }
 
 /// Rates `puzzle`: counts its solutions (uniqueness techniques need exactly one), then runs
@@ -130,9 +213,8 @@ pub fn grade(
 }
 
 /// Rates `puzzle` under `assume`, stopping as soon as a step is rated above `stop_above` (when
-/// given). The grade then has that step's rating and `needs_guessing` false, but the solve is
-/// not finished: a generator asking "is this puzzle at most 6.5?" or "at least 9.0?" needs no
-/// more.
+/// given). The grade then has that step's rating as its bound ([`Stopped::AboveCap`]): a
+/// generator asking "is this puzzle at most 6.5?" or "at least 9.0?" needs no more.
 pub(crate) fn grade_with(
     puzzle: &ClassicPuzzle,
     assume: &Assumptions,
@@ -142,8 +224,28 @@ pub(crate) fn grade_with(
     grade_marks(Candidates::new(puzzle.board()), assume, stop_above, budget)
 }
 
-/// [`grade_with`] from the basic marks of any geometry's puzzle (a variant's).
+/// [`grade_with`] from the basic marks of any geometry's puzzle (a variant's). Running out of
+/// work is an error here, as every search's: a generator must not take an unfinished grade
+/// for a verdict. [`grade_until_stopped`] keeps what was learnt instead.
 pub(crate) fn grade_marks(
+    marks: Candidates<'_>,
+    assume: &Assumptions,
+    stop_above: Option<Rating>,
+    budget: &Budget,
+) -> Result<Grade, Exhausted> {
+    let grade = grade_until_stopped(marks, assume, stop_above, budget)?;
+    match grade.stopped() {
+        Some(Stopped::Budget) => Err(Exhausted {
+            stop: Stop::Work,
+            work: budget.used(),
+        }),
+        _ => Ok(grade),
+    }
+}
+
+/// [`grade_marks`], but a solve that runs out of work is a grade too: the bound reached, with
+/// [`Stopped::Budget`] (what `/grade` answers). A deadline or cancellation is still an error.
+pub(crate) fn grade_until_stopped(
     mut marks: Candidates<'_>,
     assume: &Assumptions,
     stop_above: Option<Rating>,
@@ -153,14 +255,24 @@ pub(crate) fn grade_marks(
     let mut counts = BTreeMap::new();
     let mut score = 0;
     let mut hardest: Option<(Rating, Technique)> = None;
+    let mut stopped = None;
     // Each step fills a cell or removes a mark, so 81 + 729 steps is a hard upper bound; the
     // cap only guards against a bug turning into an endless loop.
     for _ in 0..(81 + 729) {
         if marks.is_solved() || marks.has_contradiction() {
             break;
         }
-        let Some(step) = assume.next_step_within(&marks, cap, budget)? else {
-            break;
+        let step = match assume.next_step_within(&marks, cap, budget) {
+            Ok(Some(step)) => step,
+            Ok(None) => break,
+            // Out of work, the grade so far is what is known: a bound, not a rating.
+            Err(Exhausted {
+                stop: Stop::Work, ..
+            }) => {
+                stopped = Some(Stopped::Budget);
+                break;
+            }
+            Err(other) => return Err(other),
         };
         *counts.entry(step.technique).or_insert(0) += 1;
         score += u32::from(step.rating.tenths());
@@ -169,30 +281,36 @@ pub(crate) fn grade_marks(
         }
         marks.apply(&step);
         if cap.is_some_and(|c| step.rating > c) {
-            let rating = step.rating;
-            return Ok(Grade {
-                difficulty: Difficulty::of_rating(rating),
-                rating,
-                hardest: Some(step.technique),
-                counts,
-                score,
-                needs_guessing: false,
-            });
+            stopped = Some(Stopped::AboveCap);
+            break;
         }
     }
-    let needs_guessing = !marks.is_solved() || marks.has_contradiction() || !assume.uniqueness;
-    let rating = hardest.map_or(Rating::default(), |(r, _)| r);
-    let difficulty = if needs_guessing {
-        Difficulty::Extreme
+    let reached = hardest.map_or(Rating::default(), |(r, _)| r);
+    let stopped = stopped.or(if !assume.uniqueness {
+        Some(Stopped::NotUnique)
+    } else if !marks.is_solved() || marks.has_contradiction() {
+        Some(Stopped::NoTechnique)
     } else {
-        Difficulty::of_rating(rating)
+        None
+    });
+    let finish = match stopped {
+        None => Finish::Rated(reached),
+        // Past the classic techniques (every house a house, no cages), Sudoku Explainer's
+        // next ones rate 9.0 and up. A Killer's cage techniques have no such scale beyond
+        // them: only what was reached is known.
+        Some(Stopped::NoTechnique) if marks.geometry().cages().is_empty() => Finish::Stopped {
+            at_least: reached.max(BEYOND_THE_TECHNIQUES),
+            why: Stopped::NoTechnique,
+        },
+        Some(why) => Finish::Stopped {
+            at_least: reached,
+            why,
+        },
     };
     Ok(Grade {
-        difficulty,
-        rating,
+        finish,
         hardest: hardest.map(|(_, t)| t),
         counts,
         score,
-        needs_guessing,
     })
 }

@@ -38,13 +38,26 @@ pub enum Hint {
     /// A logical deduction that fills a cell. `setup` holds the elimination steps (possibly
     /// none) that make it visible, in order; a player without pencil marks needs them first.
     Step { setup: Vec<Step>, step: Step },
-    /// No technique here makes progress, so one cell of the solution is given away: the empty
-    /// cell with the fewest candidates (after `setup`), first in reading order.
+    /// No technique here makes progress (or the techniques ran out of work first), so one
+    /// cell of the solution is given away: the empty cell with the fewest candidates (after
+    /// `setup`), first in reading order.
     Reveal {
         setup: Vec<Step>,
         pos: Cell,
         digit: Digit,
+        /// Why no step was found: none applies, or the work budget ran out looking.
+        why: RevealWhy,
     },
+}
+
+/// Why a hint gives a cell away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RevealWhy {
+    /// No technique applies to the position.
+    NoTechnique,
+    /// The techniques ran out of work before they found a step: the solution is known, so the
+    /// hint still helps rather than giving up.
+    Budget,
 }
 
 impl Hint {
@@ -78,9 +91,21 @@ impl fmt::Display for Hint {
             Hint::Undecided => f.write_str("This puzzle is too hard to check in time."),
             Hint::Solved => f.write_str("The puzzle is solved."),
             Hint::Step { step, .. } => f.write_str(&step.explanation),
-            Hint::Reveal { pos, digit, .. } => {
-                write!(f, "No simple technique applies here; {pos} is {digit}.")
-            }
+            Hint::Reveal {
+                pos,
+                digit,
+                why: RevealWhy::NoTechnique,
+                ..
+            } => write!(f, "No simple technique applies here; {pos} is {digit}."),
+            Hint::Reveal {
+                pos,
+                digit,
+                why: RevealWhy::Budget,
+                ..
+            } => write!(
+                f,
+                "The next step is too hard to find within the work limit; {pos} is {digit}."
+            ),
         }
     }
 }
@@ -171,20 +196,35 @@ pub(crate) fn next_hint(
     let assume = Assumptions::unique();
     let mut marks = Candidates::with_geometry(board, geometry);
     let mut setup = Vec::new();
-    while let Some(step) = assume.next_step(&marks, budget)? {
-        if !step.placements.is_empty() {
-            return Ok(Hint::Step { setup, step });
+    let why = loop {
+        match assume.next_step(&marks, budget) {
+            Ok(Some(step)) if !step.placements.is_empty() => {
+                return Ok(Hint::Step { setup, step });
+            }
+            Ok(Some(step)) => {
+                marks.apply(&step);
+                setup.push(step);
+            }
+            Ok(None) => break RevealWhy::NoTechnique,
+            // The solution is known: a cell of it helps more than "too hard".
+            Err(Exhausted {
+                stop: Stop::Work, ..
+            }) => break RevealWhy::Budget,
+            Err(other) => return Err(other),
         }
-        marks.apply(&step);
-        setup.push(step);
-    }
+    };
     // Stuck: reveal the most constrained empty cell. `board` is not full, so one exists.
     let empty = Cell::all()
         .filter(|&p| !marks.is_filled(p))
         .min_by_key(|&p| (marks.count(p), p));
     Ok(
         match empty.and_then(|pos| truth.get(pos).map(|digit| (pos, digit))) {
-            Some((pos, digit)) => Hint::Reveal { setup, pos, digit },
+            Some((pos, digit)) => Hint::Reveal {
+                setup,
+                pos,
+                digit,
+                why,
+            },
             None => Hint::Solved,
         },
     )

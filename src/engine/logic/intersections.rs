@@ -46,6 +46,7 @@ pub(crate) fn locked_sets<'a>(
         .flat_map(move |(pass, (first, second))| {
             (0..9).flat_map(move |d| {
                 first.clone().flat_map(move |k1| {
+                    super::work::count(9);
                     let places = marks.places_in(k1, d);
                     second
                         .clone()

@@ -49,25 +49,19 @@ const HOUSE_TOTAL: i32 = 45;
 /// The easiest cage step rated at most `max_tenths`: a cage sum if there is one, else the
 /// lowest-rated of the others (the first found among equals: cages in order, then areas);
 /// with the work units it took.
-pub fn find(marks: &Candidates, max_tenths: u16) -> (Option<Step>, u64) {
-    OPS.with(|ops| ops.set(0));
-    let step = easiest(marks, max_tenths);
-    (step, OPS.with(|ops| ops.get()) / OPS_PER_UNIT)
+pub fn find(marks: &Candidates, max_tenths: u16) -> Option<Step> {
+    easiest(marks, max_tenths)
 }
 
-/// Operations (sum-table transitions and assignment nodes) per work unit: about a
-/// microsecond of CPU, the scale of every other unit (`examples/grade_timing.rs`).
-const OPS_PER_UNIT: u64 = 70;
-
-thread_local! {
-    /// Operations counted by the current [`find`]: the cage steps' cost depends on the cages
-    /// and the marks, so it is charged as counted rather than at a fixed price per look.
-    static OPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
+/// Counts cage work (sum-table transitions and assignment nodes; a memo lookup, with its
+/// hashing and copying, as [`MEMO_LOOKUP`] of them): the cage steps' cost depends on the
+/// cages and the marks, so it is charged as counted rather than at a fixed price per look.
 fn count(ops: u64) {
-    OPS.with(|counted| counted.set(counted.get() + ops));
+    super::work::count(ops);
 }
+
+/// What a memo lookup counts as, in cage operations.
+const MEMO_LOOKUP: u64 = 70;
 
 fn easiest(marks: &Candidates, max_tenths: u16) -> Option<Step> {
     let g = marks.geometry();
@@ -250,7 +244,7 @@ fn remembered<V: Clone>(
     key: (Vec<u16>, i32),
     work: impl FnOnce() -> V,
 ) -> V {
-    count(OPS_PER_UNIT);
+    count(MEMO_LOOKUP);
     let known = memo.with(|m| {
         let mut m = m.borrow_mut();
         if m.geometry != geometry || m.answers.len() >= MEMO_SIZE {

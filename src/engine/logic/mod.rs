@@ -34,13 +34,14 @@ pub mod hint;
 mod intersections;
 mod killer;
 pub mod rating;
-mod search;
+pub(crate) mod search;
 mod singles;
 mod strong_links;
 mod subsets;
 mod text;
 mod uniqueness;
 mod wings;
+mod work;
 
 use std::fmt;
 
@@ -51,8 +52,8 @@ use crate::engine::validate::Unit;
 
 pub use candidates::Candidates;
 pub use geometry::Geometry;
-pub use grade::{grade, Difficulty, Grade};
-pub use hint::{hint, hint_with_givens, Hint};
+pub use grade::{grade, Difficulty, Finish, Grade, Stopped};
+pub use hint::{hint, hint_with_givens, Hint, RevealWhy};
 pub use rating::Rating;
 pub use search::Assumptions;
 

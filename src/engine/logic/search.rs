@@ -10,7 +10,7 @@ use crate::engine::budget::{Budget, Exhausted};
 
 use super::{
     als_wings, chains, direct, exclusion, fish, intersections, killer, singles, strong_links,
-    subsets, uniqueness, wings, Candidates, Geometry, Rating, Step, Technique,
+    subsets, uniqueness, wings, work, Candidates, Geometry, Rating, Step, Technique,
 };
 
 /// What a search may assume about the puzzle.
@@ -128,36 +128,39 @@ const PENCIL_MARKS: [Finder; 10] = [
 ];
 
 impl Finder {
-    /// Work units charged for one look at the marks: about its cost in microseconds on a hard
-    /// position, so that the budget bounds a grade or hint the way it bounds a solve.
-    /// `examples/grade_timing.rs` measures the units against CPU time: over the 1,546 rated
-    /// puzzles, 1.09 µs per unit (0.6 on the easiest band, 1.1 on master), and at most 151,000
-    /// units for one grade, inside the default budget of 250,000.
-    const fn cost(self) -> u64 {
+    /// What one look costs, in thousandths of a work unit (about a nanosecond each): a fixed
+    /// part, paid before the finder looks, and a part per operation it counted in the
+    /// [`work`] tally (the loops whose length depends on the marks), paid after. So the
+    /// budget bounds a grade or hint the way it bounds a solve, whatever the position.
+    /// Calibrated with `examples/work_units.rs` (BENCHMARKS.md has its table): the ratio of
+    /// CPU time to units charged, over the solve paths of the rated puzzles and of generated
+    /// variants, lies near a microsecond per unit for every finder.
+    const fn price(self) -> (u64, u64) {
         match self {
-            Finder::FullHouse
-            | Finder::HiddenSingle
-            | Finder::NakedSingle
-            | Finder::DirectLocking
-            | Finder::Locking
-            | Finder::GeneralizedLocking => 1,
-            Finder::DirectHidden(_)
-            | Finder::Naked(_)
-            | Finder::Hidden(_)
-            | Finder::Fish(_)
-            | Finder::XyWing
-            | Finder::XyzWing => 4,
-            Finder::StrongLinks(_) | Finder::UniqueLoops | Finder::Bug => 10,
-            Finder::AlsWing(_) | Finder::AlignedPair => 20,
-            Finder::AlignedTriple => 100,
-            // Plus what it counts (see `find`).
-            Finder::Cages(_) => 2,
+            Finder::FullHouse => (700, 0),
+            Finder::HiddenSingle => (780, 0),
+            Finder::NakedSingle => (200, 0),
+            Finder::DirectLocking => (250, 4),
+            Finder::DirectHidden(_) => (1_000, 7),
+            Finder::Locking => (3_400, 1),
+            Finder::GeneralizedLocking => (6_000, 0),
+            Finder::Naked(_) => (690, 21),
+            Finder::Fish(_) => (6_000, 23),
+            Finder::Hidden(_) => (680, 31),
+            Finder::StrongLinks(_) => (100, 23),
+            Finder::XyWing | Finder::XyzWing => (460, 19),
+            Finder::UniqueLoops => (360, 12),
+            Finder::AlsWing(_) => (400, 12),
+            Finder::Bug => (1_500, 0),
+            Finder::AlignedPair => (480, 27),
+            Finder::AlignedTriple => (500, 20),
+            Finder::Cages(_) => (760, 20),
             Finder::Chains(level) => match level {
-                chains::Level::Static => 100,
-                chains::Level::Nishio => 300,
-                chains::Level::Multiple => 1_000,
-                chains::Level::Dynamic => 3_000,
-                chains::Level::DynamicPlus => 10_000,
+                chains::Level::Static => (12_000, 36),
+                chains::Level::Nishio => (1_100, 188),
+                chains::Level::Multiple => (720, 120),
+                chains::Level::Dynamic => (650, 166),
+                chains::Level::DynamicPlus => (560, 11),
             },
         }
     }
@@ -217,11 +220,10 @@ impl Finder {
         easiest.base_rating()
     }
 
-    /// The finder's step, and the work it took beyond its [`cost`](Finder::cost) (the cage
-    /// finder's depends on the cages: it counts its operations).
-    fn find(self, marks: &Candidates, assume: &Assumptions) -> (Option<Step>, u64) {
-        let step = match self {
-            Finder::Cages(max) => return killer::find(marks, max),
+    /// The finder's step. Its work beyond the fixed price is counted in the [`work`] tally.
+    fn find(self, marks: &Candidates, assume: &Assumptions) -> Option<Step> {
+        match self {
+            Finder::Cages(max) => killer::find(marks, max),
             Finder::FullHouse => singles::full_house(marks),
             Finder::HiddenSingle => singles::hidden(marks),
             Finder::DirectLocking => direct::locking(marks),
@@ -244,8 +246,23 @@ impl Finder {
             Finder::AlignedPair => exclusion::aligned_pair(marks),
             Finder::AlignedTriple => exclusion::aligned_triple(marks),
             Finder::Chains(level) => chains::find(marks, level),
-        };
-        (step, 0)
+        }
+    }
+
+    /// One look, charged: the fixed price first (a spent budget does not look), then what
+    /// the look counted.
+    fn charged_find(
+        self,
+        marks: &Candidates,
+        assume: &Assumptions,
+        budget: &Budget,
+    ) -> Result<Option<Step>, Exhausted> {
+        let (fixed, per_op) = self.price();
+        budget.charge_milli(fixed)?;
+        work::take();
+        let step = self.find(marks, assume);
+        budget.charge_milli(work::take().saturating_mul(per_op))?;
+        Ok(step)
     }
 }
 
@@ -310,15 +327,90 @@ fn first_step(
         if !finder.applies(marks.geometry()) {
             continue;
         }
-        budget.charge(finder.cost())?;
-        let (step, more) = finder.find(marks, assume);
-        budget.charge(more)?;
-        if let Some(step) = step {
+        if let Some(step) = finder.charged_find(marks, assume, budget)? {
             debug_assert!(step.rating >= finder.lowest(), "{finder:?}: {step:?}");
             return Ok(Some(step));
         }
     }
     Ok(None)
+}
+
+/// One look of a finder, timed: for the work-unit calibration benchmark.
+#[derive(Clone, Debug)]
+pub struct TimedLook {
+    /// The finder's name (one per price).
+    pub family: &'static str,
+    /// What the look is charged, in thousandths of a unit.
+    pub milli: u64,
+    /// How long it took.
+    pub time: std::time::Duration,
+    /// The operations it counted in the [`work`] tally.
+    pub ops: u64,
+}
+
+impl Finder {
+    /// The name under which the calibration groups looks: one per price.
+    fn family(self) -> &'static str {
+        match self {
+            Finder::FullHouse => "full house",
+            Finder::HiddenSingle => "hidden single",
+            Finder::NakedSingle => "naked single",
+            Finder::DirectLocking => "direct locking",
+            Finder::DirectHidden(_) => "direct hidden set",
+            Finder::Locking => "locked candidates",
+            Finder::GeneralizedLocking => "generalized intersection",
+            Finder::Naked(_) => "naked set",
+            Finder::Fish(_) => "fish",
+            Finder::Hidden(_) => "hidden set",
+            Finder::StrongLinks(_) => "strong links",
+            Finder::XyWing | Finder::XyzWing => "xy/xyz-wing",
+            Finder::UniqueLoops => "unique loops",
+            Finder::AlsWing(_) => "als wing",
+            Finder::Bug => "bug",
+            Finder::AlignedPair => "aligned pair",
+            Finder::AlignedTriple => "aligned triple",
+            Finder::Chains(chains::Level::Static) => "chains: static",
+            Finder::Chains(chains::Level::Nishio) => "chains: nishio",
+            Finder::Chains(chains::Level::Multiple) => "chains: multiple",
+            Finder::Chains(chains::Level::Dynamic) => "chains: dynamic",
+            Finder::Chains(chains::Level::DynamicPlus) => "chains: dynamic plus",
+            Finder::Cages(_) => "cages",
+        }
+    }
+}
+
+/// [`Assumptions::next_step`], timing every look on the way and handing it to `record`.
+/// Each look runs once, as in a grade: a finder's caches (the strong-link graphs of a
+/// position, the cage answers) serve the later looks at the same position, so a repeated
+/// look would time the cached path.
+pub(crate) fn timed_next_step(
+    marks: &Candidates,
+    assume: &Assumptions,
+    mut record: impl FnMut(TimedLook),
+) -> Option<Step> {
+    let order: &[Finder] = if marks.geometry().cages().is_empty() {
+        &SE_ORDER
+    } else {
+        &KILLER_ORDER
+    };
+    for &finder in order.iter().filter(|f| f.applies(marks.geometry())) {
+        work::take();
+        let start = std::time::Instant::now();
+        let found = std::hint::black_box(finder.find(marks, assume));
+        let time = start.elapsed();
+        let ops = work::take();
+        let (fixed, per_op) = finder.price();
+        record(TimedLook {
+            family: finder.family(),
+            milli: fixed + ops * per_op,
+            time,
+            ops,
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }
 
 #[cfg(test)]

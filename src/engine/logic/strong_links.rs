@@ -281,7 +281,7 @@ impl DigitGraph {
                 }
             }
         }
-        let next = (0..2 * links.len())
+        let next: Vec<Vec<(usize, usize)>> = (0..2 * links.len())
             .map(|from| {
                 let mut to: Vec<usize> = held_by
                     .iter()
@@ -295,6 +295,10 @@ impl DigitGraph {
                 to.into_iter().map(|to| (to / 2, to % 2)).collect()
             })
             .collect();
+        super::work::count(
+            (g.unit_count() + holding.len() * g.unit_count()) as u64
+                + next.iter().map(|n| n.len() as u64).sum::<u64>(),
+        );
         DigitGraph { links, next }
     }
 }
@@ -347,7 +351,9 @@ fn extend(
     best: &mut Option<(usize, Chain)>,
 ) {
     let links = graph.links;
+    super::work::count(1);
     if path.len() == count {
+        super::work::count(path.len() as u64);
         if let Some(chain) = evaluate(marks, d, links, base, path) {
             let better = best.as_ref().is_none_or(|(_, b)| {
                 chain

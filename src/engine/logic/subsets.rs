@@ -71,7 +71,9 @@ pub(crate) fn naked_sets(marks: &Candidates, size: u32, mut visit: impl FnMut(Su
         let eligible = (0..9)
             .filter(|&j| (2..=size).contains(&marks.mask(cells_list[j] as usize).count_ones()))
             .fold(0u16, |acc, j| acc | 1 << j);
+        super::work::count(9);
         for chosen in subsets(eligible, size) {
+            super::work::count(u64::from(size));
             let cells = unit_cells(marks, k, chosen);
             let union = cells.iter().fold(0u16, |acc, c| acc | marks.mask(c));
             if union.count_ones() == size
@@ -95,7 +97,9 @@ pub(crate) fn hidden_sets(marks: &Candidates, size: u32, mut visit: impl FnMut(S
         if marks.empty_in(k) <= 2 * size {
             continue;
         }
+        super::work::count(9);
         for chosen in subsets(hidden_digits(marks, k, size), size) {
+            super::work::count(u64::from(size));
             if let Some(cells) = hidden_cells(marks, k, chosen) {
                 let set = Subset {
                     unit: k,

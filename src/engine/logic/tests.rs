@@ -377,29 +377,31 @@ fn every_step_agrees_with_the_solution() {
 #[test]
 fn grades_span_the_bands() {
     let easy = grade(&puzzle(EASY));
-    assert_eq!(easy.difficulty, Difficulty::Easy);
-    assert!(!easy.needs_guessing);
+    assert_eq!(easy.difficulty(), Some(Difficulty::Easy));
+    assert!(!easy.needs_guessing());
     assert!(easy.score > 0);
     assert!(easy.hardest <= Some(Technique::HiddenSingle));
     let total: u32 = easy.counts.values().sum();
     assert_eq!(total as usize, 81 - puzzle(EASY).board().given_count());
 
     let hard = grade(&puzzle(INKALA));
-    assert_eq!(hard.difficulty, Difficulty::Extreme);
-    assert!(hard.needs_guessing || hard.rating >= Rating::from_tenths(90));
+    assert_eq!(hard.difficulty(), Some(Difficulty::Extreme));
+    assert!(hard.lower_bound() >= Rating::from_tenths(90));
 
     let full = grade(&puzzle(
         "957348216134265879268197534729584163483612957615739428392456781871923645546871392",
     ));
-    assert_eq!(full.difficulty, Difficulty::Easy);
+    assert_eq!(full.difficulty(), Some(Difficulty::Easy));
     assert_eq!(full.hardest, None);
 }
 
 #[test]
 fn an_empty_grid_needs_guessing() {
     let g = grade(&ClassicPuzzle::new(Board::empty()).unwrap());
-    assert!(g.needs_guessing);
-    assert_eq!(g.difficulty, Difficulty::Extreme);
+    assert!(g.needs_guessing());
+    assert_eq!(g.stopped(), Some(Stopped::NotUnique));
+    assert_eq!(g.rating(), None, "an unfinished solve has no rating");
+    assert_eq!(g.difficulty(), None, "nor a level: it is no puzzle");
     assert_eq!(g.score, 0);
 }
 
@@ -556,7 +558,10 @@ mod any_board {
             }
             if let Ok(puzzle) = ClassicPuzzle::new(board) {
                 let g = grade(&puzzle);
-                prop_assert!(!g.needs_guessing || g.difficulty == Difficulty::Extreme);
+                prop_assert_eq!(g.rating().is_none(), g.stopped().is_some());
+                prop_assert!(
+                    !g.needs_guessing() || g.difficulty().is_none_or(|d| d == Difficulty::Extreme)
+                );
             }
             let mut solver = Solver::new();
             let tight = Budget::work(2_000);

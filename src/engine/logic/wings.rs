@@ -32,11 +32,13 @@ fn find(marks: &Candidates, xyz: bool) -> Option<Step> {
         if pm.count_ones() != pivot_size {
             continue;
         }
+        super::work::count(1);
         for a in g.peers(pivot).iter() {
             let am = marks.mask(a);
             if am.count_ones() != 2 || (pm & !am).count_ones() != 1 {
                 continue;
             }
+            super::work::count(20);
             for b in g.peers(pivot).iter() {
                 let bm = marks.mask(b);
                 if bm.count_ones() != 2 || (pm | am | bm).count_ones() != 3 {

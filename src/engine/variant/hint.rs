@@ -15,7 +15,7 @@ use super::solver::VariantSolver;
 use crate::engine::board::Board;
 use crate::engine::budget::{Budget, Exhausted};
 use crate::engine::grid::{Cell, Digit, Grid};
-use crate::engine::logic::hint::{first_mistake, next_hint, the_solution};
+use crate::engine::logic::hint::{first_mistake, next_hint, the_solution, RevealWhy};
 use crate::engine::logic::Geometry;
 use crate::engine::logic::{Hint, Step, Technique};
 use crate::engine::marks::Marks;
@@ -86,6 +86,7 @@ pub fn hint(
                 setup: Vec::new(),
                 pos,
                 digit,
+                why: RevealWhy::NoTechnique,
             },
             None => Hint::Solved,
         },

@@ -205,7 +205,7 @@ pub(crate) fn generate_killer(
         range,
         ratings: 0,
     };
-    run_attempts(min..=max, MAX_KILLER_RATINGS, |attempt| {
+    run_attempts(min..=max, MAX_KILLER_RATINGS, budget, |attempt| {
         let found = search.attempt().map(|found| {
             found.map(|(layout, grade, solution)| Generated {
                 rules: Rules::killer(to_cages(&layout.cages, solution.raw())),
@@ -341,7 +341,7 @@ impl KillerSearch<'_> {
             let keep = match (fit, next_fit) {
                 (_, Fit::InRange) => true,
                 // Climbing: keep a merge that does not make it easier.
-                (Fit::TooEasy, Fit::TooEasy) => next.rating >= grade.rating,
+                (Fit::TooEasy, Fit::TooEasy) => next.lower_bound() >= grade.lower_bound(),
                 // Descending: keep a given while it is still too hard.
                 (Fit::TooHard, Fit::TooHard) => true,
                 _ => false,

@@ -34,9 +34,10 @@
 //! Guesses are a poor measure of this engine's work: on a 25x25 board with large cages one
 //! propagation can scan thousands of cage-sum sets per cage, while on a 4x4 it is a handful
 //! of mask operations. So it counts what it does instead (cells visited, sets checked, layout
-//! entries built) and charges the [`Budget`] one unit per [`OPS_PER_UNIT`] operations, about
-//! a microsecond each; the charges come after every sweep and every cage, so a deadline or a
-//! cancellation stops it within about a millisecond whatever the board.
+//! entries built), each kind weighed by its cost, and charges the [`Budget`] one unit per
+//! [`OPS_PER_UNIT`] weighted operations, about a microsecond; the charges come after every
+//! sweep and every cage, so a deadline or a cancellation stops it within about a millisecond
+//! whatever the board.
 
 use std::fmt;
 
@@ -45,8 +46,39 @@ use crate::engine::budget::{Budget, Exhausted, Meter};
 use crate::engine::grid::{Grid, Shape};
 use crate::engine::puzzle::{Counted, Puzzle, Solution, Stats};
 
-/// Operations (cell visits, set checks) per unit of work: about a microsecond of CPU.
-pub const OPS_PER_UNIT: u64 = 1_000;
+/// Weighted operations per unit of work: about a microsecond of CPU. Each kind of operation
+/// is weighed by what it costs ([`cost`]), in quarter nanoseconds.
+pub const OPS_PER_UNIT: u64 = 4_000;
+
+/// What one operation of each kind costs, in quarter nanoseconds: fitted by
+/// `examples/work_units.rs` over open boards of every size and rule set, boards that hide
+/// a contradiction, and Killers of 9x9 to 25x25 (BENCHMARKS.md), so that a unit stays near a
+/// microsecond whatever mix of work a board makes. A placement's peer updates cost most; a
+/// cage-sum set is tested in a few instructions.
+mod cost {
+    /// One entry of the cage-sum table, built once per solver and side.
+    pub const TABLE: u64 = 12;
+    /// One entry of the layout (houses, peers, 45-rule scans), rebuilt per puzzle: the scans
+    /// over runs of lines dominate, with a division per cell.
+    pub const LAYOUT: u64 = 16;
+    /// One cell of a guess (the frame copied, the branch cell chosen).
+    pub const GUESS: u64 = 6;
+    /// One peer of a placed cell.
+    pub const PEER: u64 = 24;
+    /// One cell of a naked-single sweep.
+    pub const SWEEP: u64 = 6;
+    /// One cell of a hidden-single pass over the houses.
+    pub const HIDDEN: u64 = 12;
+    /// One cell of a cage looked at.
+    pub const CAGE: u64 = 8;
+    /// One cell of a cage-sum set tested.
+    pub const SET: u64 = 2;
+    /// One step of finding where a digit every completion needs can go (and clearing it from
+    /// the houses its places share, a cage-membership test per cell).
+    pub const MUST: u64 = 12;
+    /// One cell of a sum-only region bounded.
+    pub const SUM: u64 = 8;
+}
 
 /// Largest leftover of a run of rows or columns kept as a sum region.
 const BAND_REST_MAX: usize = 6;
@@ -355,10 +387,10 @@ impl VariantSolver {
             // Every size, as far as the table's cap allows: the 45-rule cages the layout adds
             // can be up to `side - 1` cells whatever the caller's cages are. Built once per
             // solver and side, paid for by the search that needs it first.
-            meter.add(ComboTable::build_cost(side, side))?;
+            meter.add(ComboTable::build_cost(side, side) * cost::TABLE)?;
             self.table = ComboTable::build(side, side);
         }
-        meter.add(self.layout.rebuild(puzzle))?;
+        meter.add(self.layout.rebuild(puzzle) * cost::LAYOUT)?;
         // One frame per guessed cell on the path, plus the root.
         let needed = (cells + 1) * cells;
         if self.frames.len() < needed {
@@ -404,7 +436,7 @@ impl VariantSolver {
                 }
                 Progress::Contradiction => counted.stats.dead_ends += 1,
                 Progress::Stuck => {
-                    meter.add(cells as u64)?;
+                    meter.add(cells as u64 * cost::GUESS)?;
                     counted.stats.guesses += 1;
                     let cell = choose_cell(&frames[lo..hi]);
                     let mask = frames[lo + cell];
@@ -490,7 +522,7 @@ fn propagate(
                 frame[i] = c | PLACED;
                 placed_any = true;
                 let peers = layout.peers_of(i);
-                meter.add(peers.len() as u64)?;
+                meter.add(peers.len() as u64 * cost::PEER)?;
                 for &p in peers {
                     let q = frame[usize::from(p)];
                     if q & c != 0 {
@@ -501,7 +533,7 @@ fn propagate(
                     }
                 }
             }
-            meter.add(layout.cells as u64)?;
+            meter.add(layout.cells as u64 * cost::SWEEP)?;
             if !placed_any {
                 break;
             }
@@ -539,7 +571,7 @@ fn propagate(
                     }
                 }
             }
-            meter.add(layout.units.len() as u64)?;
+            meter.add(layout.units.len() as u64 * cost::HIDDEN)?;
             if changed {
                 continue;
             }
@@ -566,7 +598,7 @@ fn propagate(
             // Within one call masks only shrink and cells only get placed, so this changes
             // whenever the cage's cells do (removals move it by 64, placements by at most
             // 25). Unchanged: the last look at this cage already did all it can.
-            meter.add(cage.len() as u64)?;
+            meter.add(cage.len() as u64 * cost::CAGE)?;
             let signature = candidates * 64 + (cage.len() - empty) as u32;
             if cage_seen[k] == signature {
                 continue;
@@ -585,7 +617,7 @@ fn propagate(
             let allowed = open & !placed;
             let (keep, must) = match table.sets(empty, rest) {
                 Some(sets) => {
-                    meter.add((sets.len() * cage.len()) as u64)?;
+                    meter.add((sets.len() * cage.len()) as u64 * cost::SET)?;
                     let (mut keep, mut must) = (0u32, all);
                     for &set in sets {
                         // Usable: no digit outside what the empty cells allow, and every
@@ -646,7 +678,7 @@ fn propagate(
                         spot = i;
                     }
                 }
-                meter.add((cage.len() * MAX_HOUSES_PER_CELL + 3 * side) as u64)?;
+                meter.add((cage.len() * MAX_HOUSES_PER_CELL + 3 * side) as u64 * cost::MUST)?;
                 match spots {
                     0 => return Ok(Progress::Contradiction),
                     1 => {
@@ -683,7 +715,7 @@ fn propagate(
                 low += i64::from(c.trailing_zeros() + 1);
                 high += i64::from(32 - c.leading_zeros());
             }
-            meter.add(2 * region.len() as u64)?;
+            meter.add(2 * region.len() as u64 * cost::SUM)?;
             let total = i64::from(total);
             if total < low || total > high {
                 return Ok(Progress::Contradiction);

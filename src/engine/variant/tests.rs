@@ -217,9 +217,8 @@ fn killer_cages_on_other_sizes_solve() {
         let full = full_grid(shape, seed);
         let cages = row_run_cages(&full, len);
         let puzzle = killer(Grid::empty(shape), cages);
-        let counted = VariantSolver::new()
-            .solve(&puzzle, &Budget::work(2_000_000))
-            .unwrap();
+        let budget = Budget::unlimited();
+        let counted = VariantSolver::new().solve(&puzzle, &budget).unwrap();
         assert_eq!(counted.count, 1, "{shape}");
         assert_solves(&puzzle, counted.first.unwrap().grid());
     }

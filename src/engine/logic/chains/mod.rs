@@ -46,12 +46,16 @@ pub(crate) enum Level {
     DynamicPlus,
 }
 
-/// The best chain step at `level`, or `None`.
+/// The best chain step at `level`, or `None`. The search counts what it did (nodes derived
+/// or reached, links built) in the finders' work tally: on a wide-open grid one look can cost
+/// a hundred times what it costs on a typical one, so it is charged as counted.
 pub(crate) fn find(marks: &Candidates, level: Level) -> Option<Step> {
-    match level {
+    let (step, ops) = match level {
         Level::Static => unary::find(marks),
         _ => multiple::find(marks, level),
-    }
+    };
+    super::work::count(ops);
+    step
 }
 
 /// A node: a candidate and whether it is assumed on (`2 * cand + 1`) or off (`2 * cand`).

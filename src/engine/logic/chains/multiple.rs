@@ -123,6 +123,8 @@ struct Memo {
     slot: Vec<u16>,
     store: Vec<Propagation>,
     used: usize,
+    /// Chain operations of the propagations computed so far.
+    work: u64,
 }
 
 thread_local! {
@@ -135,6 +137,7 @@ impl Memo {
             slot: vec![0; CANDS],
             store: SPARE.with(|spare| std::mem::take(&mut *spare.borrow_mut())),
             used: 0,
+            work: 0,
         }
     }
 
@@ -151,6 +154,7 @@ impl Memo {
             }
             let p = &mut self.store[self.used];
             propagate(marks, grid, (cand * 2 + 1) as Node, settings, p);
+            self.work += p.work;
             self.used += 1;
             self.slot[cand] = self.used as u16;
         }
@@ -169,13 +173,15 @@ impl Drop for Memo {
     }
 }
 
-/// The best hint at `level`, by SE's order.
-pub(crate) fn find(marks: &Candidates, level: Level) -> Option<Step> {
+/// The best hint at `level`, by SE's order, and the chain operations it took (every
+/// propagation's, and the nodes counted for complexities).
+pub(crate) fn find(marks: &Candidates, level: Level) -> (Option<Step>, u64) {
     let plan = plan(level);
     let grid = Grid::of(marks);
     let mut memo = Memo::new();
     let mut off = Propagation::new();
     let mut best: Option<Found> = None;
+    let mut work = 0u64;
     let g = marks.geometry();
     for cell in 0..81 {
         let mask = marks.mask(cell);
@@ -190,6 +196,7 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> Option<Step> {
                 let on = memo.on(marks, &grid, plan.settings, cand);
                 if let Some((a, b)) = &on.contradiction {
                     let complexity = on.side_ancestors(a) + on.side_ancestors(b);
+                    work += complexity as u64;
                     consider(
                         &mut best,
                         Found {
@@ -204,9 +211,11 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> Option<Step> {
             let need_off = plan.contradictions || (plan.double && count >= 3);
             if need_off {
                 propagate(marks, &grid, negation(on_node), plan.settings, &mut off);
+                work += off.work;
                 if plan.contradictions {
                     if let Some((a, b)) = &off.contradiction {
                         let complexity = off.side_ancestors(a) + off.side_ancestors(b);
+                        work += complexity as u64;
                         consider(
                             &mut best,
                             Found {
@@ -230,6 +239,7 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> Option<Step> {
                                 continue;
                             }
                             let complexity = on.ancestors(t) + off.ancestors(t);
+                            work += complexity as u64;
                             consider(
                                 &mut best,
                                 Found {
@@ -256,7 +266,7 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> Option<Step> {
                         .filter(|&c| places.contains(c))
                         .map(|c| c * 9 + d)
                         .collect();
-                    common_consequences(
+                    work += common_consequences(
                         marks,
                         &grid,
                         &plan,
@@ -271,7 +281,7 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> Option<Step> {
         }
         if plan.regions_and_cells {
             let branches: Vec<usize> = indices_of(mask).map(|d| cell * 9 + d).collect();
-            common_consequences(
+            work += common_consequences(
                 marks,
                 &grid,
                 &plan,
@@ -283,10 +293,11 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> Option<Step> {
             );
         }
     }
-    best.map(|f| to_step(marks, &plan, f))
+    (best.map(|f| to_step(marks, &plan, f)), work + memo.work)
 }
 
-/// Nodes derived in every branch (in the first branch's order) as cell or region hints.
+/// Nodes derived in every branch (in the first branch's order) as cell or region hints;
+/// returns the nodes it counted for complexities (its propagations are the memo's).
 #[allow(clippy::too_many_arguments)]
 fn common_consequences(
     marks: &Candidates,
@@ -297,7 +308,8 @@ fn common_consequences(
     kind: Kind,
     origin: Origin,
     best: &mut Option<Found>,
-) {
+) -> u64 {
+    let mut work = 0u64;
     for &b in branches {
         memo.on(marks, grid, plan.settings, b);
     }
@@ -313,6 +325,7 @@ fn common_consequences(
                 continue;
             }
             let complexity: usize = props.iter().map(|p| p.ancestors(t)).sum();
+            work += complexity as u64;
             consider(
                 best,
                 Found {
@@ -324,6 +337,7 @@ fn common_consequences(
             );
         }
     }
+    work
 }
 
 /// A target changes something: an on target has other candidates to remove, an off target is

@@ -54,6 +54,9 @@ pub(crate) struct Propagation {
     pub(crate) offs: Vec<Node>,
     /// The contradiction that stopped the propagation: (on side, off side).
     pub(crate) contradiction: Option<(Side, Side)>,
+    /// What it took, in chain operations: the nodes it derived. (With nesting, the techniques
+    /// on its reduced grid count their own work.)
+    pub(crate) work: u64,
 }
 
 #[derive(Clone, Copy)]
@@ -74,6 +77,7 @@ impl Propagation {
             ons: Vec::new(),
             offs: Vec::new(),
             contradiction: None,
+            work: 0,
         }
     }
 
@@ -86,6 +90,7 @@ impl Propagation {
         self.ons.clear();
         self.offs.clear();
         self.contradiction = None;
+        self.work = 0;
     }
 
     pub(crate) fn contains(&self, n: Node) -> bool {
@@ -188,6 +193,11 @@ pub(crate) fn propagate(
     settings: Settings,
     out: &mut Propagation,
 ) {
+    expand(marks, grid, start, settings, out);
+    out.work = (out.ons.len() + out.offs.len()) as u64;
+}
+
+fn expand(marks: &Candidates, grid: &Grid, start: Node, settings: Settings, out: &mut Propagation) {
     out.clear();
     let mut work = *grid;
     out.add(start, &[]);

@@ -17,6 +17,8 @@ pub(crate) struct Reach {
     /// Index of each node's component in `sets`, or `u16::MAX` for absent candidates.
     component: Vec<u16>,
     sets: Vec<[u64; WORDS]>,
+    /// The links of the graph (its building cost, in chain operations).
+    links: u64,
 }
 
 impl Reach {
@@ -103,7 +105,17 @@ impl Reach {
                 }
             }
         }
-        Reach { component, sets }
+        let links = (targets.len() + sets.len() * WORDS) as u64;
+        Reach {
+            component,
+            sets,
+            links,
+        }
+    }
+
+    /// What building it took, in chain operations: its links, and the component sets merged.
+    pub(crate) fn links(&self) -> u64 {
+        self.links
     }
 
     /// True when `to` can be reached from `from`.

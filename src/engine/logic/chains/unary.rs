@@ -188,11 +188,13 @@ impl Tree {
     }
 }
 
-/// The best static chain or cycle step, by SE's order.
-pub fn find(marks: &Candidates) -> Option<Step> {
+/// The best static chain or cycle step, by SE's order, and the chain operations it took
+/// (the nodes each start's tree reached, and the links of the reachability pass).
+pub fn find(marks: &Candidates) -> (Option<Step>, u64) {
     let grid = Grid::of(marks);
     let mut tree = Tree::new();
     let mut best: Option<Found> = None;
+    let mut work = 0u64;
     for mode in [X, Y, XY] {
         // A mode none of whose hints could come before the best so far is skipped whole (an
         // X-chain below 7.0 leaves nothing for mixed chains, which start at 7.0).
@@ -204,13 +206,14 @@ pub fn find(marks: &Candidates) -> Option<Step> {
         // Single-digit and bivalue-cell searches are small; only mixed links pay for the
         // reachability pass.
         let reach = (mode == XY).then(|| Reach::new(marks, &grid, mode));
+        work += reach.as_ref().map_or(0, Reach::links);
         for cell in 0..81 {
             let mask = marks.mask(cell);
             if mask.count_ones() < 2 || (!mode.unit_links && mask.count_ones() > 2) {
                 continue;
             }
             for d in indices_of(mask) {
-                search(
+                work += search(
                     marks,
                     &grid,
                     &mut tree,
@@ -219,7 +222,7 @@ pub fn find(marks: &Candidates) -> Option<Step> {
                     &mut best,
                 );
                 if mode.unit_links {
-                    search(
+                    work += search(
                         marks,
                         &grid,
                         &mut tree,
@@ -231,11 +234,11 @@ pub fn find(marks: &Candidates) -> Option<Step> {
             }
         }
     }
-    best.map(|f| to_step(marks, f))
+    (best.map(|f| to_step(marks, f)), work)
 }
 
 /// One start: grows its tree as deep as a winning hint could be, collecting the cycles (from
-/// an on start) and the forcing chain that reach it.
+/// an on start) and the forcing chain that reach it. Returns the nodes the tree reached.
 fn search(
     marks: &Candidates,
     grid: &Grid,
@@ -243,7 +246,7 @@ fn search(
     start: Node,
     (mode, reach): (Mode, Option<&Reach>),
     best: &mut Option<Found>,
-) {
+) -> u64 {
     let cycle_bound = if is_on(start) {
         complexity_bound(best.as_ref(), Kind::Cycle, mode)
     } else {
@@ -257,7 +260,7 @@ fn search(
     // A node at depth k can close a cycle of k + 2 nodes or a chain of k + 2 nodes.
     let max_depth = cycle_bound.max(chain_bound).saturating_sub(2);
     if max_depth < 1 {
-        return;
+        return 1;
     }
     for &n in &tree.queue {
         tree.parent[n as usize] = Node::MAX;
@@ -276,7 +279,7 @@ fn search(
     if let Some(reach) = reach {
         let chain_possible = mode.unit_links && reach.reaches(start, goal);
         if !chain_possible && !any_reached(reach, start, &closers) {
-            return;
+            return 1 + closers.len() as u64;
         }
     }
     // SE lists a start's cycles before its chain, so the chain is considered last.
@@ -357,6 +360,7 @@ fn search(
     if let Some(found) = chain {
         consider(best, found);
     }
+    tree.queue.len() as u64
 }
 
 /// The off nodes whose consequences include `start` (on): the cell's other digit when it is
@@ -516,7 +520,7 @@ mod tests {
         // Rows 2 and 4 each have 5 in two places only: r2c2/r2c5 and r4c1/r4c5. If r1c1 were 5,
         // r4c1 is not, so r4c5 is, so r2c5 is not, so r2c2 is, which sees r1c1.
         let marks = open_grid_with_5_only_at(&[(1, &[10, 13]), (3, &[27, 31])]);
-        let step = find(&marks).unwrap();
+        let step = find(&marks).0.unwrap();
         assert_eq!(step.technique, Technique::XChain);
         assert_eq!(step.rating.to_string(), "6.6");
         assert_eq!(
@@ -535,7 +539,7 @@ mod tests {
         // Columns 4 and 7 have 5 only in rows 1 and 5: the loop r1c4-r5c4-r5c7-r1c7 alternates
         // either way, so the other 5s of rows 1 and 5 go.
         let marks = open_grid_with_5_only_at(&[(12, &[3, 39]), (15, &[6, 42])]);
-        let step = find(&marks).unwrap();
+        let step = find(&marks).0.unwrap();
         assert_eq!(step.technique, Technique::XCycle);
         assert_eq!(step.rating.to_string(), "6.5");
         let removed: Vec<usize> = step.eliminations.iter().map(|(p, _)| p.index()).collect();

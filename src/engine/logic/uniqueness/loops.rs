@@ -92,6 +92,7 @@ fn search(
     last_kind: Option<usize>,
     out: &mut Vec<Vec<usize>>,
 ) {
+    super::super::work::count(path.len() as u64 + 27);
     let g = marks.geometry();
     let cell = *path.last().expect("path starts with one cell");
     let both = 1u16 << a | 1 << b;
