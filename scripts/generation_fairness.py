@@ -23,6 +23,7 @@ import concurrent.futures
 import http.client
 import json
 import os
+import socket
 import sys
 import threading
 import time
@@ -136,24 +137,32 @@ def loop_drill(port, pid, seconds):
 
 
 def flood_drill(port):
-    print("flood: five addresses open 70 connections of hard batches each")
-    batch = {"puzzles": [{"board": HARD}] * 50}
+    print("flood: five addresses open 70 connections of long hard batches each")
+    body = json.dumps([HARD] * 1000).encode()
+    head = (f"POST /solve/batch HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode()
+    done = threading.Event()
     started = threading.Barrier(5 * 70 + 1, timeout=60)
 
     def flood(source):
-        conn = http.client.HTTPConnection(HOST, port, timeout=60, source_address=(source, 0))
+        """The status of one long batch (0: still running when the drill ended it)."""
+        sock = socket.create_connection((HOST, port), timeout=60, source_address=(source, 0))
         try:
-            conn.connect()
             started.wait()
-            conn.request("POST", "/solve/batch", body=json.dumps(batch),
-                         headers={"Content-Type": "application/json"})
-            response = conn.getresponse()
-            response.read()
-            return response.status
-        except (OSError, threading.BrokenBarrierError):
+            sock.sendall(head + body)
+            sock.settimeout(0.1)
+            while not done.is_set():
+                try:
+                    first = sock.recv(64)
+                except socket.timeout:
+                    continue
+                return int(first.split()[1]) if first.startswith(b"HTTP/1.1 ") else -1
             return 0
+        except (OSError, threading.BrokenBarrierError, ValueError, IndexError):
+            return -1
         finally:
-            conn.close()
+            # Closing a connection mid-batch cancels its work on the server.
+            sock.close()
 
     with concurrent.futures.ThreadPoolExecutor(5 * 70) as pool:
         floods = [pool.submit(flood, f"127.0.0.{3 + k}") for k in range(5) for _ in range(70)]
@@ -162,10 +171,12 @@ def flood_drill(port):
         wait_for("the flood to hold the pool", lambda: metric(port, "solves_queued") >= 150)
         results = [request(port, "POST", "/solve", {"board": HARD}, source="127.0.0.8")
                    for _ in range(5)]
+        done.set()
         statuses = [f.result() for f in floods]
-    refused = sum(1 for s in statuses if s == 503)
+    refused = statuses.count(503)
     check(refused > 0, f"the flood was over the pool's places ({refused} of {len(statuses)} "
-                       "batches refused 503)")
+                       f"batches refused 503, {statuses.count(0)} still running)")
+    check(-1 not in statuses, "every flood connection was answered or still running")
     check(all(status == 200 for status, _, _ in results),
           f"a client holding no place was served: {[s for s, _, _ in results]}")
 

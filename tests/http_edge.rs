@@ -284,3 +284,62 @@ async fn the_rate_limit_counts_each_client_and_spares_the_probes() {
     }
     server.shutdown().await;
 }
+
+/// What a raw request gets back, as text, once the server has closed the connection.
+async fn raw_answer(server: &TestServer, request: &[u8]) -> String {
+    let mut stream = send_raw(server.addr, request).await;
+    let answer = read_until_closed(&mut stream, PATIENCE).await.unwrap();
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[tokio::test]
+async fn requests_hyper_cannot_parse_still_get_problem_json() {
+    let server = TestServer::start().await;
+    let huge_target = format!(
+        "GET /healthz?{} HTTP/1.1\r\nHost: x\r\n\r\n",
+        "a".repeat(70_000)
+    );
+    let many_headers = format!(
+        "GET /healthz HTTP/1.1\r\nHost: x\r\n{}\r\n",
+        (0..300)
+            .map(|i| format!("X-{i}: y\r\n"))
+            .collect::<String>()
+    );
+    for (request, status, kind) in [
+        (huge_target.as_str(), "414", "uri-too-long"),
+        (many_headers.as_str(), "431", "headers-too-large"),
+        ("GARBAGE\r\n\r\n", "400", "malformed-request"),
+        ("GET /healthz HTTP/1.1\r\n\r\n", "400", "malformed-request"),
+    ] {
+        let text = raw_answer(&server, request.as_bytes()).await;
+        assert!(text.starts_with(&format!("HTTP/1.1 {status}")), "{text}");
+        assert!(
+            text.contains("content-type: application/problem+json"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("urn:sudoku-service:problem:{kind}")),
+            "{text}"
+        );
+        let body = text.split("\r\n\r\n").nth(1).unwrap_or("");
+        let length: usize = text
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length: "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap();
+        assert_eq!(body.len(), length, "{text}");
+    }
+    // A 20 MB body sent whole without Expect: the early 413 is still read, not reset.
+    let body = vec![b'x'; 20_000_000];
+    let head = format!(
+        "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let mut stream = send_raw(server.addr, head.as_bytes()).await;
+    stream.write_all(&body).await.unwrap();
+    let answer = read_until_closed(&mut stream, PATIENCE).await.unwrap();
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 413"), "{text}");
+    assert!(text.contains("application/problem+json"), "{text}");
+    server.shutdown().await;
+}

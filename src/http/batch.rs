@@ -25,6 +25,9 @@ use crate::engine::{Budget, Engine, Puzzle};
 pub const MAX_BATCH: usize = 10_000;
 /// Puzzles solved per step when streaming, so the first lines leave early.
 const STREAM_CHUNK: usize = 512;
+/// How long past its deadline a stream may wait for a slow reader to take its last lines
+/// (the timeout lines of what was left): within the request's time limit.
+const STREAM_SLACK: std::time::Duration = std::time::Duration::from_millis(400);
 
 const NDJSON: &str = "application/x-ndjson";
 const TEXT: &str = "text/plain; charset=utf-8";
@@ -55,6 +58,8 @@ fn solve_item(engine: &mut Engine, budget: &Budget, board: &BoardText) -> Item {
 }
 
 fn solve_board(engine: &mut Engine, budget: &Budget, board: &BoardText) -> Result<Item, Problem> {
+    // Past the batch's deadline an item does not start (thousands may be left).
+    budget.check()?;
     // The item is the board: its problems name no field.
     let whole = |problem: Problem| problem.in_field("");
     let grid = board.parse().map_err(|e| whole(e.into()))?;
@@ -97,14 +102,19 @@ pub async fn solve_batch(
     if output == Format::Ndjson {
         // The request's time limit covers the whole stream, not only the response head that
         // the middleware waits for: a draining server must not stream on past its drain time.
-        let deadline = tokio::time::Instant::now() + app.request_timeout;
+        let deadline = app.pool.answer_by(std::time::Instant::now());
         return Ok(stream_ndjson(app.pool.clone(), admission, boards, deadline));
     }
-    let items = app
+    // At the time limit the batch answers with what it solved, each other item a timeout.
+    let deadline = app.pool.answer_by(std::time::Instant::now());
+    let items: Vec<Item> = app
         .pool
-        .run_batch(&admission, boards, solve_item)
+        .run_batch(&admission, boards, deadline, solve_item)
         .await?
-        .value;
+        .value
+        .into_iter()
+        .map(|item| item.unwrap_or_else(timed_out))
+        .collect();
     Ok(match output {
         Format::Text => {
             let mut text = String::with_capacity(items.len() * 82);
@@ -118,50 +128,64 @@ pub async fn solve_batch(
     })
 }
 
-/// Solves chunk by chunk and sends each chunk's lines as soon as it is done; at `deadline` the
-/// stream ends with a `timeout` error line and the unsolved rest is dropped.
+/// The item of a puzzle not answered by the batch's deadline.
+fn timed_out() -> Item {
+    Item::Failed {
+        error: Problem::Timeout.body().brief(),
+    }
+}
+
+/// Solves chunk by chunk and sends each chunk's lines as soon as it is done. At `deadline`
+/// the items solved are sent and every other item gets a `timeout` line, as in a JSON batch;
+/// the stream then ends.
 fn stream_ndjson(
     pool: SolvePool,
     admission: Admission,
     boards: Vec<BoardText>,
-    deadline: tokio::time::Instant,
+    deadline: std::time::Instant,
 ) -> Response {
     let (lines, mut next) = tokio::sync::mpsc::channel::<Bytes>(2);
     tokio::spawn(async move {
         let mut boards = boards.into_iter();
+        let mut out_of_time = false;
         loop {
             let chunk: Vec<BoardText> = boards.by_ref().take(STREAM_CHUNK).collect();
             if chunk.is_empty() {
                 return;
             }
-            let answer =
-                tokio::time::timeout_at(deadline, pool.run_batch(&admission, chunk, solve_item))
+            let size = chunk.len();
+            let items: Vec<Option<Item>> = if out_of_time {
+                (0..size).map(|_| None).collect()
+            } else {
+                match pool
+                    .run_batch(&admission, chunk, deadline, solve_item)
                     .await
-                    .map_err(|_| Problem::Timeout)
-                    .and_then(|solved| solved.map_err(Problem::from));
-            let mut out = Vec::new();
-            let failed = match answer {
-                Ok(timed) => {
-                    for item in &timed.value {
-                        write_json_line(&mut out, item);
+                {
+                    Ok(timed) => timed.value,
+                    Err(error) => {
+                        let mut out = Vec::new();
+                        write_json_line(
+                            &mut out,
+                            &Item::Failed {
+                                error: Problem::from(error).body(),
+                            },
+                        );
+                        let _ = lines.send(Bytes::from(out)).await;
+                        return;
                     }
-                    false
-                }
-                Err(problem) => {
-                    write_json_line(
-                        &mut out,
-                        &Item::Failed {
-                            error: problem.body(),
-                        },
-                    );
-                    true
                 }
             };
+            out_of_time |= items.iter().any(Option::is_none);
+            let mut out = Vec::new();
+            for item in items {
+                write_json_line(&mut out, &item.unwrap_or_else(timed_out));
+            }
             // A send error means the client went away: stop solving for it. A reader that
             // stops reading holds the stream (and its place in the pool) only until the
             // request's time limit.
-            let sent = tokio::time::timeout_at(deadline, lines.send(Bytes::from(out))).await;
-            if !matches!(sent, Ok(Ok(()))) || failed {
+            let limit = tokio::time::Instant::from_std(deadline) + STREAM_SLACK;
+            let sent = tokio::time::timeout_at(limit, lines.send(Bytes::from(out))).await;
+            if !matches!(sent, Ok(Ok(()))) {
                 return;
             }
         }

@@ -1,7 +1,7 @@
 //! [`Guard`]: what a request must pass before any handler runs, so that the cheap refusals
 //! come first and never cost a body read or a solver: the connection kind (a reserve
-//! connection serves only the operator probes), the header and URI limits, the body size
-//! the client announces, and the optional per-client rate limit.
+//! connection serves only the operator probes), a `Host` header on HTTP/1.1, the header and
+//! URI limits, the body size the client announces, and the optional per-client rate limit.
 //!
 //! hyper itself parses up to [`MAX_HEADERS`](super::server::MAX_HEADERS) headers and about
 //! 400 KB of head; the service's own limits sit below those, so that a client going over
@@ -86,6 +86,13 @@ impl Guard {
 
     fn check_head(&self, request: &Request) -> Result<(), Problem> {
         let headers = request.headers();
+        // RFC 9112 (3.2): a server must answer 400 to an HTTP/1.1 request without Host.
+        if request.version() == axum::http::Version::HTTP_11 && !headers.contains_key(header::HOST)
+        {
+            return Err(Problem::MalformedRequest {
+                detail: "an HTTP/1.1 request must carry a Host header".into(),
+            });
+        }
         let bytes: usize = headers
             .iter()
             .map(|(name, value)| name.as_str().len() + value.len())
@@ -165,7 +172,32 @@ mod tests {
     }
 
     fn request(path: &str) -> axum::http::request::Builder {
-        Request::builder().uri(path)
+        Request::builder().uri(path).header("host", "localhost")
+    }
+
+    #[test]
+    fn an_http_1_1_request_without_host_is_malformed() {
+        let g = guard(None);
+        let hostless = Request::builder()
+            .uri("/healthz")
+            .body(Body::empty())
+            .unwrap();
+        assert!(matches!(
+            g.screen(&hostless, "/healthz"),
+            Err(Problem::MalformedRequest { .. })
+        ));
+        let old = Request::builder()
+            .uri("/healthz")
+            .version(axum::http::Version::HTTP_10)
+            .body(Body::empty())
+            .unwrap();
+        assert!(g.screen(&old, "/healthz").is_ok(), "HTTP/1.0 needs none");
+        assert!(g
+            .screen(
+                &request("/healthz").body(Body::empty()).unwrap(),
+                "/healthz"
+            )
+            .is_ok());
     }
 
     #[test]

@@ -55,9 +55,9 @@ pub const CLIENT_SHARES: usize = 4;
 /// at most a few milliseconds of batch work, large enough that queueing costs nothing.
 pub const BATCH_CHUNK: usize = 16;
 
-/// How far ahead of its request's time limit a generation stops (at least; a tenth of the
-/// limit when that is more): time to answer "nothing found in time" before the request
-/// itself times out.
+/// How far ahead of its request's time limit a generation or a batch stops (at least; a
+/// tenth of the limit when that is more): time to answer with what it has ("nothing found in
+/// time", the items solved so far) before the request itself times out.
 pub const GENERATION_MARGIN: Duration = Duration::from_millis(500);
 
 /// Why the pool did not run a job.
@@ -230,13 +230,6 @@ impl SolvePool {
         })
     }
 
-    /// The full budget of one job submitted now that may spend `work` units.
-    fn budget(&self, work: u64, submitted: Instant, cancel: &Cancel) -> Budget {
-        Budget::work(work)
-            .with_deadline(submitted + self.limits.time)
-            .with_cancel(cancel.clone())
-    }
-
     /// Counts a job (or batch item) whose budget ran out of work.
     fn note(&self, budget: &Budget) {
         if budget.stopped() == Some(Stop::Work) {
@@ -306,7 +299,7 @@ impl SolvePool {
         F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
         T: Send + 'static,
     {
-        self.run_in(Lane::Single, client, self.limits.work, Duration::ZERO, job)
+        self.run_in(Lane::Single, client, self.limits.work, false, job)
             .await
     }
 
@@ -320,25 +313,18 @@ impl SolvePool {
         F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
         T: Send + 'static,
     {
-        let ahead = (self.limits.time / 10).max(GENERATION_MARGIN);
-        self.run_in(
-            Lane::Generate,
-            client,
-            self.limits.generate_work,
-            ahead,
-            job,
-        )
-        .await
+        self.run_in(Lane::Generate, client, self.limits.generate_work, true, job)
+            .await
     }
 
-    /// Runs `job` in `client`'s `lane` with `work` units and a deadline `ahead` of the
-    /// request's time limit.
+    /// Runs `job` in `client`'s `lane` with `work` units and a deadline at the request's time
+    /// limit, or (`early`) at [`answer_by`](SolvePool::answer_by).
     async fn run_in<T, F>(
         &self,
         lane: Lane,
         client: Client,
         work: u64,
-        ahead: Duration,
+        early: bool,
         job: F,
     ) -> Result<Timed<T>, PoolError>
     where
@@ -351,8 +337,13 @@ impl SolvePool {
         let cancel = Cancel::new();
         let _cancel_on_drop = CancelOnDrop(cancel.clone());
         self.spawn(lane, admission, &cancel, move |cancel| {
+            let deadline = if early {
+                pool.answer_by(submitted)
+            } else {
+                submitted + pool.limits.time
+            };
             let budget = Budget::work(work)
-                .with_deadline(submitted + pool.limits.time.saturating_sub(ahead))
+                .with_deadline(deadline)
                 .with_cancel(cancel.clone());
             let value = with_engine(|engine| job(engine, &budget));
             pool.note(&budget);
@@ -363,24 +354,27 @@ impl SolvePool {
 
     /// Runs `job` for every item on the solver threads, queued in chunks of [`BATCH_CHUNK`]
     /// in the client's batch lane (each item with its own full budget), under an admission
-    /// already taken, and returns the answers in input order. When the future is dropped, the
-    /// remaining items stop the way single jobs do.
+    /// already taken, and returns the answers in input order: `None` for the items not
+    /// answered by `deadline` (then the rest stop, and queued chunks never start). Items see
+    /// the deadline in their budgets too, so a chunk under way stops at it. When the future
+    /// is dropped, the remaining items stop the way single jobs do.
     pub async fn run_batch<I, T, F>(
         &self,
         admission: &Admission,
         items: Vec<I>,
+        deadline: Instant,
         job: F,
-    ) -> Result<Timed<Vec<T>>, PoolError>
+    ) -> Result<Timed<Vec<Option<T>>>, PoolError>
     where
         I: Send + Sync + 'static,
         T: Send + 'static,
         F: Fn(&mut Engine, &Budget, &I) -> T + Send + Sync + 'static,
     {
-        let submitted = Instant::now();
         let cancel = Cancel::new();
         let _cancel_on_drop = CancelOnDrop(cancel.clone());
         let job = Arc::new(job);
         let mut chunks = Vec::new();
+        let count = items.len();
         let mut items = items.into_iter();
         loop {
             let chunk: Vec<I> = items.by_ref().take(BATCH_CHUNK).collect();
@@ -393,7 +387,9 @@ impl SolvePool {
                     chunk
                         .iter()
                         .map(|item| {
-                            let budget = pool.budget(pool.limits.work, submitted, cancel);
+                            let budget = Budget::work(pool.limits.work)
+                                .with_deadline(deadline)
+                                .with_cancel(cancel.clone());
                             let value = with_engine(|engine| job(engine, &budget, item));
                             pool.note(&budget);
                             value
@@ -402,14 +398,33 @@ impl SolvePool {
                 }),
             );
         }
-        let mut value = Vec::new();
+        let mut value = Vec::with_capacity(count);
         let mut elapsed = Duration::ZERO;
         for chunk in chunks {
-            let timed = chunk.await?;
-            value.extend(timed.value);
-            elapsed += timed.elapsed;
+            match tokio::time::timeout_at(deadline.into(), chunk).await {
+                Ok(timed) => {
+                    let timed = timed?;
+                    value.extend(timed.value.into_iter().map(Some));
+                    elapsed += timed.elapsed;
+                }
+                // Out of time: what is left is unanswered (and, as `cancel` is dropped with
+                // this future's guard, stops).
+                Err(_) => break,
+            }
         }
+        value.resize_with(count, || None);
         Ok(Timed { value, elapsed })
+    }
+
+    /// When a job submitted now must have its answer ready: a [`GENERATION_MARGIN`] (or a
+    /// tenth of the time limit, when that is more; half of it at most) before the request's
+    /// time limit, so that a long generation or batch still answers with what it has before
+    /// the request times out.
+    pub fn answer_by(&self, submitted: Instant) -> Instant {
+        let ahead = (self.limits.time / 10)
+            .max(GENERATION_MARGIN)
+            .min(self.limits.time / 2);
+        submitted + self.limits.time - ahead
     }
 
     /// Queues `work` in `admission`'s client's `lane`, holding the place until it ends; the

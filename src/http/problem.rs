@@ -86,6 +86,9 @@ pub enum Problem {
     HeadersTooLarge { detail: String },
     /// The request target is longer than the server takes.
     UriTooLong { detail: String },
+    /// Not a valid HTTP/1.1 request (a request line or header hyper could not parse, or no
+    /// `Host` header).
+    MalformedRequest { detail: String },
     /// The request took longer than the configured timeout.
     Timeout,
     /// The server is draining for shutdown.
@@ -350,6 +353,7 @@ impl Problem {
             Problem::TooManyRequests { .. } => "too-many-requests",
             Problem::HeadersTooLarge { .. } => "headers-too-large",
             Problem::UriTooLong { .. } => "uri-too-long",
+            Problem::MalformedRequest { .. } => "malformed-request",
             Problem::Timeout => "timeout",
             Problem::ShuttingDown => "shutting-down",
             Problem::Internal => "internal",
@@ -358,7 +362,9 @@ impl Problem {
 
     pub fn status(&self) -> StatusCode {
         match self {
-            Problem::InvalidJson { .. } => StatusCode::BAD_REQUEST,
+            Problem::InvalidJson { .. } | Problem::MalformedRequest { .. } => {
+                StatusCode::BAD_REQUEST
+            }
             Problem::InvalidRequest { .. }
             | Problem::InvalidBoard { .. }
             | Problem::InvalidCages(_)
@@ -404,6 +410,7 @@ impl Problem {
             Problem::TooManyRequests { .. } => "Too many requests",
             Problem::HeadersTooLarge { .. } => "Request headers too large",
             Problem::UriTooLong { .. } => "Request target too long",
+            Problem::MalformedRequest { .. } => "Malformed HTTP request",
             Problem::Timeout => "Request timed out",
             Problem::ShuttingDown => "Service shutting down",
             Problem::Internal => "Internal error",
@@ -417,6 +424,7 @@ impl Problem {
             | Problem::Unsupported { detail, .. }
             | Problem::HeadersTooLarge { detail }
             | Problem::UriTooLong { detail }
+            | Problem::MalformedRequest { detail }
             | Problem::GenerationFailed { detail }
             | Problem::UnsupportedMediaType { detail } => detail.clone(),
             Problem::InvalidBoard { field, error } => named(field, error),
@@ -519,6 +527,39 @@ impl IntoResponse for Problem {
         }
         response
     }
+}
+
+/// The answer that replaces one of hyper's own error responses, as the raw HTTP/1.1 bytes to
+/// send: hyper answers a request it cannot parse (a request line it cannot read, a target
+/// over 64 KiB, more headers than it takes) before any handler runs, with an empty body.
+/// The connection closes after it. `None` for a status hyper does not answer that way.
+pub fn answer_for_unparsed(status: u16) -> Option<Vec<u8>> {
+    let problem = match status {
+        400 => Problem::MalformedRequest {
+            detail: "the request is not valid HTTP/1.1 (its request line or a header could \
+                     not be read)"
+                .into(),
+        },
+        414 => Problem::UriTooLong {
+            detail: "the request target is longer than the 64 KiB this server reads".into(),
+        },
+        431 => Problem::HeadersTooLarge {
+            detail: "the request has more headers than this server reads".into(),
+        },
+        _ => return None,
+    };
+    let body = serde_json::to_vec(&problem.body()).ok()?;
+    let status = problem.status();
+    let mut out = format!(
+        "HTTP/1.1 {} {}\r\ncontent-type: {PROBLEM_JSON}\r\nconnection: close\r\n\
+         content-length: {}\r\n\r\n",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or(""),
+        body.len()
+    )
+    .into_bytes();
+    out.extend_from_slice(&body);
+    Some(out)
 }
 
 /// An error response that is not problem+json yet (axum's own 404/405, a body limit, a

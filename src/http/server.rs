@@ -79,8 +79,10 @@ impl Default for ServeOptions {
 
 /// Longest a lingering close reads and discards what a client still sends.
 const LINGER: Duration = Duration::from_secs(2);
-/// Most a lingering close reads before it gives up on a client.
-const LINGER_BYTES: usize = 16 << 20;
+/// Most a lingering close reads before it gives up on a client: more than any body a client
+/// is likely to push before it reads an early 413 (a 20 MB upload, say), and still only a
+/// few tens of milliseconds of reading.
+const LINGER_BYTES: usize = 64 << 20;
 /// Idle and send timeouts of a reserve connection: a probe sends at once and reads at once.
 const RESERVE_TIMEOUT: Duration = Duration::from_secs(1);
 
@@ -265,6 +267,20 @@ struct Activity {
 struct Watched {
     stream: TcpStream,
     activity: Arc<Activity>,
+    /// A problem+json answer being sent in place of one of hyper's own (see
+    /// [`unparsed_status`]), and how much of it is out.
+    replacing: Option<(Vec<u8>, usize)>,
+}
+
+/// The status of one of hyper's own error answers (to a request it could not parse), when
+/// `head` is one: a 4xx with no body that closes the connection and, unlike every answer of
+/// the service, no content type.
+fn unparsed_status(head: &[u8]) -> Option<u16> {
+    let text = std::str::from_utf8(head.get(..head.len().min(512))?).ok()?;
+    let status: u16 = text.strip_prefix("HTTP/1.1 4")?.get(..2)?.parse().ok()?;
+    let own = text.contains("\r\nconnection: close\r\ncontent-length: 0\r\n")
+        && !text.contains("content-type:");
+    own.then_some(400 + status)
 }
 
 impl AsyncRead for Watched {
@@ -289,6 +305,9 @@ impl AsyncWrite for Watched {
         cx: &mut Context<'_>,
         data: &[u8],
     ) -> Poll<io::Result<usize>> {
+        if let Some(replaced) = self.as_mut().replace_unparsed(cx, data) {
+            return replaced;
+        }
         let polled = Pin::new(&mut self.stream).poll_write(cx, data);
         self.note_write(&polled);
         polled
@@ -299,6 +318,11 @@ impl AsyncWrite for Watched {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
+        if let Some(first) = bufs.first() {
+            if let Some(replaced) = self.as_mut().replace_unparsed(cx, first) {
+                return replaced;
+            }
+        }
         let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
         self.note_write(&polled);
         polled
@@ -318,6 +342,51 @@ impl AsyncWrite for Watched {
 }
 
 impl Watched {
+    fn new(stream: TcpStream, activity: Arc<Activity>) -> Watched {
+        Watched {
+            stream,
+            activity,
+            replacing: None,
+        }
+    }
+
+    /// When `data` is one of hyper's own bodiless error answers (or one is being replaced),
+    /// sends the service's problem+json answer instead and reports `data` written once it
+    /// is out; `None` for every other write.
+    fn replace_unparsed(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Option<Poll<io::Result<usize>>> {
+        if self.replacing.is_none() {
+            let answer = unparsed_status(data).and_then(super::problem::answer_for_unparsed)?;
+            self.replacing = Some((answer, 0));
+        }
+        let this = &mut *self;
+        let (answer, sent) = this.replacing.as_mut()?;
+        while *sent < answer.len() {
+            let polled = Pin::new(&mut this.stream).poll_write(cx, &answer[*sent..]);
+            match polled {
+                Poll::Ready(Ok(n)) if n > 0 => *sent += n,
+                Poll::Ready(Ok(_)) => {
+                    return Some(Poll::Ready(Err(io::ErrorKind::WriteZero.into())));
+                }
+                Poll::Ready(Err(error)) => return Some(Poll::Ready(Err(error))),
+                Poll::Pending => {
+                    this.activity.write_blocked.store(true, Ordering::Relaxed);
+                    return Some(Poll::Pending);
+                }
+            }
+        }
+        this.activity.write_blocked.store(false, Ordering::Relaxed);
+        this.activity
+            .written
+            .fetch_add(answer.len() as u64, Ordering::Relaxed);
+        // hyper closes the connection after such an answer: nothing else is replaced.
+        this.replacing = None;
+        Some(Poll::Ready(Ok(data.len())))
+    }
+
     fn note_write(&self, polled: &Poll<io::Result<usize>>) {
         match polled {
             Poll::Pending => self.activity.write_blocked.store(true, Ordering::Relaxed),
@@ -383,10 +452,7 @@ async fn serve_connection(
     mut drain: watch::Receiver<bool>,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let activity = Arc::new(Activity::default());
-    let io = TokioIo::new(Watched {
-        stream,
-        activity: Arc::clone(&activity),
-    });
+    let io = TokioIo::new(Watched::new(stream, Arc::clone(&activity)));
     let service = {
         let activity = Arc::clone(&activity);
         hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
