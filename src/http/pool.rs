@@ -472,10 +472,22 @@ mod tests {
             let pool = pool.clone();
             tokio::spawn(async move { pool.run(one(), move |_, _| wait.recv().ok()).await })
         };
-        while pool.places.held.lock().unwrap().0 == 0 {
-            tokio::task::yield_now().await;
-        }
+        until("the job holds the place", || {
+            pool.places.held.lock().unwrap().0 == 1
+        })
+        .await;
         (release, busy)
+    }
+
+    /// Polls `condition` until it holds, letting the runtime run between looks; fails the
+    /// test after a minute instead of hanging `cargo test` when a regression means it never
+    /// holds.
+    async fn until(what: &str, mut condition: impl FnMut() -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !condition() {
+            assert!(Instant::now() < deadline, "timed out waiting until {what}");
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
     }
 
     fn puzzle(line: &str) -> Puzzle {
@@ -616,9 +628,7 @@ mod tests {
                 .await
             })
         };
-        while !started.load(Ordering::Relaxed) {
-            tokio::task::yield_now().await;
-        }
+        until("the endless job runs", || started.load(Ordering::Relaxed)).await;
         let queued_ran = Arc::new(AtomicBool::new(false));
         let queued = {
             let (pool, ran) = (pool.clone(), queued_ran.clone());
@@ -627,20 +637,24 @@ mod tests {
                     .await
             })
         };
-        while scalar(&metrics, "solves_queued") != "solves_queued 1" {
-            tokio::task::yield_now().await;
-        }
+        until("the second job is queued", || {
+            scalar(&metrics, "solves_queued") == "solves_queued 1"
+        })
+        .await;
         // Both requesters go away (as on a timeout or a closed connection).
         queued.abort();
         endless.abort();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while scalar(&metrics, "solves_in_flight") != "solves_in_flight 0"
-            || pool.places.held.lock().unwrap().0 != 0
-        {
-            assert!(Instant::now() < deadline, "the job did not stop");
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
+        until("the running job stops and both places are free", || {
+            scalar(&metrics, "solves_in_flight") == "solves_in_flight 0"
+                && pool.places.held.lock().unwrap().0 == 0
+        })
+        .await;
         assert_eq!(scalar(&metrics, "solves_queued"), "solves_queued 0");
+        // The one solver thread takes this client's single jobs in order: once a job sent
+        // now has answered, the queued one has been taken and either skipped or run, so a
+        // wrongly started one cannot be missed by looking too early.
+        let after = pool.run(one(), |_, _| 7).await.unwrap();
+        assert_eq!(after.value, 7);
         assert!(
             !queued_ran.load(Ordering::Relaxed),
             "a cancelled job started"
