@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 file=${1:-../shared/data/puzzles_17_clue.txt}
+[ -s "$file" ] || { echo "$(basename "$0"): FAIL: puzzle file $file missing (../shared/data beside the repository)" >&2; exit 1; }
 count=${2:-40000}
 cargo build --quiet --release --bin sudoku-service
 source scripts/lib/server.sh

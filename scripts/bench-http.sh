@@ -14,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
 file=${2:-../shared/data/puzzles_17_clue.txt}
+[ -s "$file" ] || { echo "$(basename "$0"): FAIL: puzzle file $file missing (../shared/data beside the repository)" >&2; exit 1; }
 
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 cargo build --quiet --release --bin sudoku-service --example baseline_server

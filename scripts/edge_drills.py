@@ -6,14 +6,19 @@ http.client and raw sockets:
   silent   SILENT connections that never send a byte: /healthz still answers within 8 s
            (run the server with `ulimit -n 1024` and SILENT above it to test descriptors);
   unread   70 NDJSON streams of 2,000 conflicting lines and 6 JSON batches of 10,000
-           conflicting boards, none of them read: peak RSS stays under 256 MiB and /healthz
-           answers in under 100 ms meanwhile;
+           conflicting boards, none of them read: peak RSS stays under 256 MiB, and /healthz
+           meanwhile answers every time (median under 100 ms, none over 1 s: a stalled
+           runtime takes seconds, a busy 2-core machine a few tens of milliseconds); once
+           they are closed, their places in the pool come back (a hard /solve from the same
+           client is answered 200 within 30 s), so the drills after it start from a free pool;
   bodies   a 2 MB body without `Expect: 100-continue` gets its 413 problem+json;
            `Content-Length: 99999999999` gets a 413 within a second;
   strict   a misspelled field, and `cages` where unsupported (/grade on 4x4), get a 422 naming them;
   headers  120 request headers get a problem+json (431);
-  fair     while one client (127.0.0.1) floods with 60 connections of hard batches, another
-           (127.0.0.2) gets its hard /solve answered 200 within 0.5 s at least 90% of the time.
+  fair     while one client (127.0.0.1) floods with 60 connections of hard batches (some of
+           them served), another (127.0.0.2) gets every hard /solve answered 200, the median
+           within 0.5 s and 90% within 2 s (behind the flood's queue instead of beside it,
+           it would wait for thousands of batch chunks: many seconds).
 Prints one line per check; exits 1 when any fails.
 
 usage: edge_drills.py PORT PID [SECONDS] [DRILL...]     (SECONDS: flood length, default 10)
@@ -115,18 +120,40 @@ def drill_unread(port, pid, _):
     socks = [unread_request(port, "/solve/batch", stream_body, "application/x-ndjson")
              for _ in range(70)]
     socks += [unread_request(port, "/solve/batch", batch_body) for _ in range(6)]
-    slowest = 0.0
+    waits = []
     end = time.monotonic() + 4
     while time.monotonic() < end:
         peak = max(peak, rss_mib(pid))
-        waited = health_ms(port, 2.0)
-        slowest = max(slowest, waited if waited is not None else 9e9)
+        waits.append(health_ms(port, 2.0))
         time.sleep(0.1)
     check(peak < 256, f"70 unread streams and 6 unread batch answers: RSS {before:.0f} -> peak "
                       f"{peak:.0f} MiB (limit 256)")
-    check(slowest < 100, f"/healthz meanwhile: slowest {slowest:.1f} ms (limit 100)")
+    answered = sorted(w for w in waits if w is not None)
+    median = answered[len(answered) // 2] if answered else float("inf")
+    slowest = answered[-1] if answered else float("inf")
+    check(len(answered) == len(waits) and waits and median < 100 and slowest < 1000,
+          f"/healthz meanwhile: {len(answered)}/{len(waits)} answered, median {median:.1f} ms "
+          f"(limit 100), slowest {slowest:.1f} ms (limit 1000)")
     for s in socks:
         s.close()
+    freed = places_back(port, 30.0)
+    check(freed is not None, f"the closed streams' places came back: a hard /solve answered 200 "
+                             f"{'after %.0f ms' % freed if freed is not None else 'never (30 s)'}")
+
+
+def places_back(port, timeout):
+    """Milliseconds until a hard /solve (it needs a place in the pool) is answered 200."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        try:
+            response, _, _ = request(port, "POST", "/solve", body=json.dumps({"board": HARD}),
+                                     headers={"Content-Type": "application/json"}, timeout=5)
+            if response.status == 200:
+                return (time.monotonic() - start) * 1000
+        except (OSError, http.client.HTTPException):
+            pass
+        time.sleep(0.05)
+    return None
 
 
 def drill_bodies(port, pid, _):
@@ -179,7 +206,9 @@ def drill_headers(port, pid, _):
 
 def drill_fair(port, pid, seconds):
     stop = threading.Event()
-    batch = json.dumps([HARD] * 200)
+    batch = json.dumps([HARD] * 500)
+    flood_statuses = {}
+    lock = threading.Lock()
 
     def flood():
         conn = http.client.HTTPConnection(HOST, port, timeout=30, source_address=("127.0.0.1", 0))
@@ -187,7 +216,10 @@ def drill_fair(port, pid, seconds):
             try:
                 conn.request("POST", "/solve/batch", body=batch,
                              headers={"Content-Type": "application/json"})
-                conn.getresponse().read()
+                response = conn.getresponse()
+                response.read()
+                with lock:
+                    flood_statuses[response.status] = flood_statuses.get(response.status, 0) + 1
             except (OSError, http.client.HTTPException):
                 conn.close()
                 conn = http.client.HTTPConnection(HOST, port, timeout=30,
@@ -198,22 +230,31 @@ def drill_fair(port, pid, seconds):
     for _ in range(60):
         pool.submit(flood)
     time.sleep(1.0)  # the flood is under way before the other client comes
-    answers = []
+    statuses, waits = {}, []
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         try:
-            response, _, waited = request(port, "POST", "/solve", source="127.0.0.2",
-                                          body=json.dumps({"board": HARD}),
-                                          headers={"Content-Type": "application/json"})
-            answers.append(response.status == 200 and waited < 0.5)
-        except OSError:
-            answers.append(False)
+            response, data, waited = request(port, "POST", "/solve", source="127.0.0.2",
+                                             body=json.dumps({"board": HARD}),
+                                             headers={"Content-Type": "application/json"})
+            solved = response.status == 200 and len(json.loads(data)["solution"]) == 81
+            status = 200 if solved else response.status
+        except (OSError, http.client.HTTPException, ValueError, KeyError) as err:
+            status, waited = type(err).__name__, float("inf")
+        statuses[status] = statuses.get(status, 0) + 1
+        waits.append(waited)
         time.sleep(0.05)
     stop.set()
     pool.shutdown(wait=True)
-    share = sum(answers) / max(1, len(answers))
-    check(share >= 0.9, f"another client during a 60-connection batch flood: {sum(answers)}/"
-                        f"{len(answers)} hard solves answered 200 within 0.5 s ({share:.0%})")
+    waits.sort()
+    median = waits[len(waits) // 2] if waits else float("inf")
+    p90 = waits[min(len(waits) - 1, (len(waits) * 9 + 9) // 10 - 1)] if waits else float("inf")
+    check(flood_statuses.get(200, 0) > 0,
+          f"the flood itself: statuses {flood_statuses} (some of its batches must be served)")
+    check(bool(waits) and statuses == {200: len(waits)} and median < 0.5 and p90 < 2.0,
+          f"another client during a 60-connection batch flood: {len(waits)} hard solves, "
+          f"statuses {statuses}, median {median * 1000:.0f} ms (limit 500), 90% within "
+          f"{p90 * 1000:.0f} ms (limit 2000)")
 
 
 DRILLS = {"silent": drill_silent, "unread": drill_unread, "bodies": drill_bodies,

@@ -5,11 +5,13 @@ Builds, from a seeded random valid grid, bodies of a few kilobytes that are expe
 search: a 25x25 board with forty 7-cell Killer cages, and a 16x16 board with 8-cell cages
 (no givens; sums read off the grid, so each has at least one solution). Sends each to /solve
 and /validate at once, ROUNDS times, and checks what the server promises:
+  * every answer is honest: a 200, or a 422 problem of type `budget-exhausted` (the work
+    budget ran out), never a 5xx or another error;
   * each request costs at most MAX_CPU seconds of server CPU (measured from /proc);
   * every answer arrives within the request time limit (plus a second of slack);
   * nothing runs afterwards: solves_in_flight and solves_queued are 0 right after the last
     answer, and the server's CPU stays still for a second;
-  * a hard classic puzzle sent right after is answered 200 in well under a second.
+  * a hard classic puzzle sent right after is answered 200, with a solution, within a second.
 Prints the figures; exits 1 when a promise breaks.
 
 usage: hostile_bodies.py PORT PID [ROUNDS] [TIME_LIMIT_S] [MAX_CPU_S]
@@ -72,6 +74,14 @@ def post(port, path, body, timeout):
     return response.status, time.monotonic() - start, data
 
 
+def problem_type(data):
+    """The problem type's last part (`budget-exhausted`), or what the body was instead."""
+    try:
+        return json.loads(data)["type"].rsplit(":", 1)[-1]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return f"not a problem: {data[:60]!r}"
+
+
 def metric(port, name):
     conn = http.client.HTTPConnection(HOST, port, timeout=5)
     conn.request("GET", "/metrics")
@@ -96,16 +106,20 @@ def main():
     failures = []
     requests, worst = 0, 0.0
     statuses = {}
+    wrong = []
     cpu_before = cpu_seconds(pid)
     with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
         for _ in range(rounds):
             jobs = [pool.submit(post, port, path, body, limit + 30)
                     for body in bodies.values() for path in ("/solve", "/validate")]
             for job in jobs:
-                status, seconds, _ = job.result()
+                status, seconds, data = job.result()
                 requests += 1
                 worst = max(worst, seconds)
-                statuses[status] = statuses.get(status, 0) + 1
+                kind = status if status == 200 else f"{status} {problem_type(data)}"
+                statuses[kind] = statuses.get(kind, 0) + 1
+                if kind not in (200, "422 budget-exhausted"):
+                    wrong.append(kind)
     cpu_used = cpu_seconds(pid) - cpu_before
     in_flight, queued = metric(port, "solves_in_flight"), metric(port, "solves_queued")
     cpu_settled = cpu_seconds(pid)
@@ -120,6 +134,10 @@ def main():
     print(f"right after: solves_in_flight {in_flight:.0f}, solves_queued {queued:.0f}; "
           f"server CPU in the next second {cpu_after:.3f} s")
     print(f"hard classic solve right after: {status} in {classic * 1000:.1f} ms")
+    if not requests:
+        failures.append("no request was sent")
+    if wrong:
+        failures.append(f"{len(wrong)} answers neither 200 nor 422 budget-exhausted: {sorted(set(map(str, wrong)))}")
     if per_request > max_cpu:
         failures.append(f"{per_request:.3f} s of CPU per request (limit {max_cpu})")
     if worst > limit + 1:
@@ -128,8 +146,10 @@ def main():
         failures.append("work still running or queued after the last answer")
     if cpu_after > 0.1:
         failures.append(f"the server kept working: {cpu_after:.3f} s of CPU after the answers")
-    if status != 200 or classic > 0.5:
-        failures.append(f"the classic solve after it took {classic:.2f} s (status {status})")
+    solved = status == 200 and len(json.loads(data).get("solution", "")) == 81
+    if not solved or classic > 1.0:
+        failures.append(f"the classic solve after it took {classic:.2f} s (status {status}, "
+                        f"{'solved' if solved else 'no solution'})")
     for failure in failures:
         print(f"FAIL: {failure}")
     sys.exit(1 if failures else 0)

@@ -3,8 +3,9 @@
 #   1. every manifest against the Kubernetes JSON schemas bundled in the PyPI package
 #      kubernetes-validate, in strict mode (unknown fields are errors), for Kubernetes 1.30 (the
 #      oldest release with the preStop sleep action on by default) and the newest bundled;
-#   2. the kustomization rendered by `kubectl kustomize`, validated the same way (skipped with
-#      a note where kubectl is not installed);
+#   2. the kustomization rendered by `kubectl kustomize`, validated the same way; kubectl is
+#      installed from Debian's packages (kubernetes-client) where missing, and the script
+#      fails when it cannot be had (KUBECTL=PATH picks another kubectl);
 #   3. scripts/k8s_check.py: cross-object consistency (grace period vs shutdown timeline, probe
 #      paths and ports, selectors, HPA floor vs PDB, CPU limit vs solver threads, lock-down).
 # Needs no cluster and no network after the first install (pip, into a private venv).
@@ -62,15 +63,22 @@ echo "== schemas: ${manifests[*]} (strict, Kubernetes ${k8s_versions[*]})"
 schema_check "manifests" "${manifests[@]}"
 
 echo "== kustomize build"
-if command -v kubectl >/dev/null 2>&1; then
-  timeout 120 kubectl kustomize "$dir" >"$work/rendered.yaml" ||
-    fail "kubectl kustomize $dir failed"
-  rendered=$(grep -c '^kind:' "$work/rendered.yaml" || true)
-  echo "kubectl kustomize: $rendered objects"
-  schema_check "rendered kustomization" "$work/rendered.yaml"
-else
-  echo "kubectl not installed: skipping the rendered check (the files were validated above)"
+kubectl=${KUBECTL:-kubectl}
+if ! command -v "$kubectl" >/dev/null 2>&1; then
+  echo "installing kubectl (Debian's kubernetes-client) to render the kustomization"
+  { timeout 300 apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive timeout 300 apt-get install -y -qq kubernetes-client >/dev/null; } ||
+    fail "kubectl is needed to render the kustomization and could not be installed"
+  command -v "$kubectl" >/dev/null 2>&1 || fail "kubernetes-client installed no $kubectl"
 fi
+echo "$("$kubectl" version --client 2>/dev/null | head -n 1)"
+timeout 120 "$kubectl" kustomize "$dir" >"$work/rendered.yaml" ||
+  fail "kubectl kustomize $dir failed"
+rendered=$(grep -c '^kind:' "$work/rendered.yaml" || true)
+echo "kubectl kustomize: $rendered objects"
+[ "$rendered" = "${#manifests[@]}" ] ||
+  fail "the kustomization rendered $rendered objects, not the ${#manifests[@]} it lists"
+schema_check "rendered kustomization" "$work/rendered.yaml"
 
 echo "== consistency"
 timeout 120 "$py" scripts/k8s_check.py "$dir" || fail "consistency checks failed"

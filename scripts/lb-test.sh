@@ -10,10 +10,16 @@
 #       problem+json.
 # The load comes from one address, so the load phases run with the per-client rate limit
 # raised; (d) puts deploy/nginx.conf's own limit back and checks that it bites.
-# Bounded in time (about 6 x SECONDS), loopback only. usage: scripts/lb-test.sh [SECONDS]
+# Nothing is timed on faith: each restart and the kill wait until the replica concerned (and
+# then the others) is seen serving the load in its own /metrics, and (d) floods until the
+# balancer's limit answers. Bounded in time (about 3 x SECONDS plus the restarts, each wait
+# at most 30 s), loopback only. The puzzles come from ../shared/data; without it the script
+# fails, saying so. usage: scripts/lb-test.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/server.sh
+source scripts/lib/data.sh
+need_data puzzles_17_clue.txt
 secs=${1:-8}
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 command -v nginx >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light >/dev/null; }
@@ -56,10 +62,34 @@ sed -e 's|rate=[0-9]*r/s|rate=1000000r/s|' -e 's|limit_conn per_client_conn [0-9
 nginx -t -q -c "$work/nginx.conf" -p "$work"
 nginx -c "$work/nginx.conf" -p "$work"
 
-head -n 5000 ../shared/data/puzzles_17_clue.txt | awk '{ printf "{\"board\":\"%s\"}\n", $0 }' >"$work/bodies.jsonl"
+head -n 5000 "$(data_dir)/puzzles_17_clue.txt" | awk '{ printf "{\"board\":\"%s\"}\n", $0 }' >"$work/bodies.jsonl"
 load() { # url seconds
   wrk -t 2 -c 32 -d "${2}s" --timeout 5s -s scripts/wrk-bodies.lua "$1" -- "$work/bodies.jsonl" |
     grep '^RESULT'
+}
+# The load phases that wait on conditions run wrk for up to this long and stop it (SIGINT,
+# after which it still prints its result) once their conditions are met.
+open_ended=300
+stop_load() { pkill -INT -P "$1" wrk || true; wait "$1" || true; }
+solved_by() { # port -> /solve requests that replica has answered 200 (0 when it does not answer)
+  local n
+  n=$(curl -s -m 2 "http://127.0.0.1:$1/metrics" |
+    sed -n 's|^http_requests_total{route="/solve",method="POST",status="200"} ||p' || true)
+  echo "${n:-0}"
+}
+solved_by_all() { # port... -> the sum of solved_by
+  local sum=0 p
+  for p in "$@"; do sum=$((sum + $(solved_by "$p"))); done
+  echo "$sum"
+}
+# serving N PORT...: waits (at most 30 s) until the replicas at PORT... have answered N more
+# /solve requests than when it was called, i.e. the load runs through them now.
+serving() {
+  local n=$1 from
+  shift
+  from=$(solved_by_all "$@")
+  served_more() { [ $(($(solved_by_all "$@") - from)) -ge "$n" ]; }
+  wait_until 30 served_more "$@"
 }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 lost() { # RESULT line -> requests not answered 200
@@ -78,50 +108,61 @@ awk -v a="$(field rps "$via")" -v b="$(field rps "$direct")" \
   'BEGIN { printf "   ratio via nginx / one replica direct: %.2f\n", a / b }'
 
 echo "== (a) rolling restart of every replica under load"
-load "http://127.0.0.1:$lb_port/solve" "$((secs + 12))" >"$work/rolling" &
+load "http://127.0.0.1:$lb_port/solve" "$open_ended" >"$work/rolling" &
 loader=$!
-sleep 1
 for p in "${ports[@]}"; do
+  serving 20 "$p" || fail "replica $p took no load before its restart"
   kill -TERM "${pid[$p]}"
   code=0; wait "${pid[$p]}" || code=$?
   [ "$code" = 0 ] || fail "replica $p exited $code after SIGTERM"
   start_replica "$p"
-  # Longer than nginx's fail_timeout, so the restarted replica is back before the next goes.
-  sleep 3
+  # Back in the balancer's rotation (after nginx's fail_timeout) before the next one goes.
+  serving 20 "$p" || fail "replica $p took no load after its restart"
 done
-wait "$loader"
+stop_load "$loader"
 r=$(cat "$work/rolling")
 echo "   $r"
 echo "   failed requests seen by the client: $(lost "$r")"
 [ "$(lost "$r")" = 0 ] || fail "requests failed during the rolling restart"
 
 echo "== (b) SIGKILL one replica under load"
-load "http://127.0.0.1:$lb_port/solve" "$secs" >"$work/kill" &
+load "http://127.0.0.1:$lb_port/solve" "$open_ended" >"$work/kill" &
 loader=$!
-sleep 1
+serving 20 "${ports[2]}" || fail "replica ${ports[2]} took no load before the kill"
 kill -KILL "${pid[${ports[2]}]}"
 wait "${pid[${ports[2]}]}" 2>/dev/null || true
 unset "pid[${ports[2]}]"
-wait "$loader"
+# The load goes on through the two left: the kill happened in the middle of it.
+serving 200 "${ports[0]}" "${ports[1]}" || fail "the load did not go on after the kill"
+stop_load "$loader"
 r=$(cat "$work/kill")
 echo "   $r"
 echo "   failed requests seen by the client: $(lost "$r") (nginx retries connect errors on the others)"
 [ "$(lost "$r")" = 0 ] || fail "requests failed when a replica was killed"
 
 echo "== (d) the balancer's body limits and its own errors"
-head -n 200 ../shared/data/puzzles_17_clue.txt >"$work/batch.txt"
+head -n 200 "$(data_dir)/puzzles_17_clue.txt" >"$work/batch.txt"
 answers=$(curl -fsS -m 10 -H 'Content-Type: text/plain' --data-binary @"$work/batch.txt" \
   "http://127.0.0.1:$lb_port/solve/batch" | grep -c '^[1-9]\{81\}$' || true)
 echo "   /solve/batch with $(wc -c <"$work/batch.txt") bytes via nginx: $answers of 200 solved"
 [ "$answers" = 200 ] || fail "a batch above 8 KiB did not pass the balancer"
-check_problem() { # what expected-status type curl-args...
+ask() { # curl-args...: the answer's headers in $work/headers, its body in $work/body
+  : >"$work/headers"
+  curl -s -m 10 -D "$work/headers" -o "$work/body" "$@" || true
+}
+check_answer() { # what expected-status type: the answer `ask` stored
   local what=$1 status=$2 kind=$3 out
-  shift 3
-  out=$(curl -s -m 10 -D "$work/headers" "$@" || true)
+  out=$(cat "$work/body")
   echo "   $what: $(head -n 1 "$work/headers" | tr -d '\r') $out"
   grep -q " $status" <(head -n 1 "$work/headers") || fail "$what: expected $status"
   grep -qi '^content-type: application/problem+json' "$work/headers" || fail "$what: not problem+json"
   grep -q "\"urn:sudoku-service:problem:$kind\"" <<<"$out" || fail "$what: expected type $kind"
+}
+check_problem() { # what expected-status type curl-args...
+  local what=$1 status=$2 kind=$3
+  shift 3
+  ask "$@"
+  check_answer "$what" "$status" "$kind"
 }
 head -c 9000 /dev/zero | tr '\0' ' ' >"$work/big.json"
 check_problem "9,000-byte /solve body" 413 body-too-large -H 'Content-Type: application/json' \
@@ -129,10 +170,17 @@ check_problem "9,000-byte /solve body" 413 body-too-large -H 'Content-Type: appl
 # deploy/nginx.conf's own per-client limits: a quick burst from one address meets them.
 cp "$work/nginx-as-deployed.conf" "$work/nginx.conf"
 nginx -s reload -c "$work/nginx.conf" -p "$work"
-wrk -t 1 -c 16 -d 3s "http://127.0.0.1:$lb_port/healthz" >/dev/null 2>&1 &
+wrk -t 1 -c 16 -d "${open_ended}s" "http://127.0.0.1:$lb_port/healthz" >/dev/null 2>&1 &
 flood=$!
-sleep 1 # the flood has used up the burst; the next request from this address is over the rate
-check_problem "a client far above 500 requests/s" 429 too-many-requests "http://127.0.0.1:$lb_port/healthz"
+# Once the flood has used up the burst, requests from this address are over the rate: wait
+# for the first refusal, and check that one.
+limited() {
+  ask "http://127.0.0.1:$lb_port/healthz"
+  grep -q ' 429' <(head -n 1 "$work/headers")
+}
+wait_until 30 limited || fail "a flood from one address never met the balancer's rate limit"
+check_answer "a client far above 500 requests/s" 429 too-many-requests
+kill -INT "$flood"
 wait "$flood" || true
 grep -qi '^retry-after: 1' "$work/headers" || fail "no Retry-After on the balancer's 429"
 for p in "${!pid[@]}"; do kill -TERM "${pid[$p]}"; wait "${pid[$p]}" || true; unset "pid[$p]"; done

@@ -1,5 +1,6 @@
 -- wrk script: POSTs JSON bodies read from a file (one body per line), round-robin, and prints
--- one machine-readable summary line plus a status histogram at the end.
+-- one machine-readable summary line plus a status histogram at the end (and how many 503s
+-- were not the pool's `overloaded` problem, so a drill can tell shedding from failing).
 -- usage: wrk -s scripts/wrk-bodies.lua URL -- BODIES_FILE [close]
 
 local bodies = {}
@@ -23,6 +24,7 @@ function init(args)
   end
   statuses = {}
   missing_retry_after = 0
+  other_503 = 0
 end
 
 function request()
@@ -35,17 +37,22 @@ function response(status, headers, body)
   if status == 503 and headers["retry-after"] == nil and headers["Retry-After"] == nil then
     missing_retry_after = missing_retry_after + 1
   end
+  if status == 503 and not string.find(body or "", "urn:sudoku-service:problem:overloaded", 1, true) then
+    other_503 = other_503 + 1
+  end
 end
 
 function done(summary, latency, requests)
   local totals = {}
   local missing = 0
+  local other = 0
   for _, thread in ipairs(threads) do
     local s = thread:get("statuses")
     for code, n in pairs(s) do
       totals[code] = (totals[code] or 0) + n
     end
     missing = missing + thread:get("missing_retry_after")
+    other = other + thread:get("other_503")
   end
   local codes = {}
   for code, n in pairs(totals) do
@@ -56,8 +63,9 @@ function done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(
     "RESULT rps=%.0f p50_ms=%.3f p99_ms=%.3f p999_ms=%.3f max_ms=%.3f requests=%d statuses=%s "
-      .. "missing_retry_after=%d connect_err=%d read_err=%d write_err=%d timeout_err=%d\n",
+      .. "missing_retry_after=%d other_503=%d connect_err=%d read_err=%d write_err=%d "
+      .. "timeout_err=%d\n",
     summary.requests / secs, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
     latency:percentile(99.9) / 1000, latency.max / 1000, summary.requests,
-    table.concat(codes, ","), missing, e.connect, e.read, e.write, e.timeout))
+    table.concat(codes, ","), missing, other, e.connect, e.read, e.write, e.timeout))
 end

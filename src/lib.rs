@@ -9,3 +9,8 @@
 pub mod cli;
 pub mod engine;
 pub mod http;
+
+/// `../shared/data` for the unit tests: the black-box tests' helper, one file for both.
+#[cfg(test)]
+#[path = "../tests/common/data.rs"]
+pub(crate) mod test_data;

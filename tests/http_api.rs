@@ -5,8 +5,8 @@ mod common;
 use std::time::Duration;
 
 use common::{
-    assert_solves, client, expect_problem, ok_json, post as post_json, rows, send_raw, wait_for,
-    ServerProcess, TestServer, HARD, SEED, SEED_SOLUTION,
+    assert_solves, client, expect_problem, join_all, ok_json, post as post_json, rows, send_raw,
+    wait_for, ServerProcess, TestServer, HARD, SEED, SEED_SOLUTION,
 };
 use reqwest::{header, StatusCode};
 use serde_json::{json, Value};
@@ -491,46 +491,40 @@ async fn cors_preflight_and_simple_requests() {
     strict.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[tokio::test]
 async fn overload_sheds_with_503_and_retry_after() {
-    let server = TestServer::with(ServeArgs {
-        max_solves: Some(1.try_into().unwrap()),
-        queue_depth: Some(0),
-        ..ServeArgs::default()
+    // No queue, and the one solver thread busy until its requester leaves: every solve
+    // that needs the solver threads meanwhile must be shed, however fast or slow the build
+    // and the machine.
+    let (server, busy) = one_busy_solver_thread(0).await;
+    let shed = 16;
+    let responses =
+        join_all((0..shed).map(|_| post_json_owned(server.url("/solve"), json!({"board": HARD}))))
+            .await;
+    for response in responses {
+        assert_eq!(response.headers()[header::RETRY_AFTER], "1");
+        expect_problem(response, 503, "overloaded").await;
+    }
+    // Every refusal is counted, once; health and metrics answered all along.
+    assert_eq!(
+        server.metric("solves_rejected_total").await,
+        f64::from(shed)
+    );
+    // A puzzle that needs no guess is solved inline, without a place on the pool.
+    let easy = ok_json(post_json(&server, "/solve", json!({"board": SEED})).await).await;
+    assert_eq!(easy["solution"], SEED_SOLUTION);
+    // The generation's requester leaves: its job stops and the pool serves at once.
+    busy.abort();
+    wait_for("the generation stops", || async {
+        server.metric("solves_in_flight").await == 0.0
     })
     .await;
-    let c = client();
-    let requests = (0..64).map(|_| {
-        c.post(server.url("/solve"))
-            .json(&json!({"board": HARD}))
-            .send()
-    });
-    let responses = futures_join_all(requests).await;
-    let mut shed = 0;
-    for response in responses {
-        let response = response.unwrap();
-        match response.status().as_u16() {
-            200 => {}
-            503 => {
-                shed += 1;
-                assert_eq!(response.headers()[header::RETRY_AFTER], "1");
-                expect_problem(response, 503, "overloaded").await;
-            }
-            other => panic!("unexpected status {other}"),
-        }
-    }
-    assert!(
-        shed > 0,
-        "64 concurrent solves on one slot with no queue must shed some"
+    let solved = ok_json(post_json(&server, "/solve", json!({"board": HARD})).await).await;
+    assert_solves(HARD, solved["solution"].as_str().unwrap());
+    assert_eq!(
+        server.metric("solves_rejected_total").await,
+        f64::from(shed)
     );
-    // Health and metrics are never behind the limiter; the pool recovers at once.
-    let text = server.get_text("/metrics").await;
-    assert!(
-        text.contains(&format!("solves_rejected_total {shed}")),
-        "{text}"
-    );
-    let after = post_json(&server, "/solve", json!({"board": SEED})).await;
-    assert_eq!(after.status(), StatusCode::OK);
     server.shutdown().await;
 }
 
@@ -619,20 +613,6 @@ async fn in_flight_requests_finish_during_graceful_shutdown() {
     shutdown.await.unwrap();
 }
 
-/// Runs futures concurrently on the current task (no extra dependency for one helper).
-async fn futures_join_all<F>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
-where
-    F: std::future::Future + Send + 'static,
-    F::Output: Send + 'static,
-{
-    let handles: Vec<_> = futures.map(tokio::spawn).collect();
-    let mut outputs = Vec::with_capacity(handles.len());
-    for handle in handles {
-        outputs.push(handle.await.unwrap());
-    }
-    outputs
-}
-
 #[tokio::test]
 async fn a_busy_request_past_its_time_limit_gets_a_timeout_and_stops_working() {
     let server = TestServer::with(ServeArgs {
@@ -700,24 +680,9 @@ async fn budget_exhaustion_and_queued_solves_are_counted() {
     assert_eq!(stingy.metric("solves_budget_exhausted_total").await, 2.0);
     stingy.shutdown().await;
 
-    // One solver thread, busy until its requester leaves: a generation asked for a rating no
-    // generated puzzle reaches, with no budget to speak of, runs through thousands of
-    // candidates (however fast the build). A hard solve waits in the queue meanwhile.
-    let server = TestServer::with(ServeArgs {
-        max_solves: Some(1.try_into().unwrap()),
-        queue_depth: Some(4),
-        generate_work_budget: u64::MAX,
-        ..ServeArgs::default()
-    })
-    .await;
-    let busy = tokio::spawn(post_json_owned(
-        server.url("/generate"),
-        json!({"rating": {"min": 11.5}}),
-    ));
-    wait_for("the generation runs", || async {
-        server.metric("solves_in_flight").await == 1.0
-    })
-    .await;
+    // One solver thread, busy until its requester leaves. A hard solve waits in the queue
+    // meanwhile.
+    let (server, busy) = one_busy_solver_thread(4).await;
     let waiting = tokio::spawn(post_json_owned(
         server.url("/solve"),
         json!({ "board": HARD }),
@@ -734,6 +699,32 @@ async fn budget_exhaustion_and_queued_solves_are_counted() {
     assert_eq!(server.metric("solves_queued").await, 0.0);
     assert_eq!(server.metric("solves_in_flight").await, 0.0);
     server.shutdown().await;
+}
+
+/// A server with one solver thread and `queue_depth` places to wait, and that thread busy
+/// until the returned request is dropped (aborted): a generation asked for a rating no
+/// generated puzzle reaches, with no work or time limit to speak of, goes through thousands
+/// of candidates however fast the build.
+async fn one_busy_solver_thread(
+    queue_depth: usize,
+) -> (TestServer, tokio::task::JoinHandle<reqwest::Response>) {
+    let server = TestServer::with(ServeArgs {
+        max_solves: Some(1.try_into().unwrap()),
+        queue_depth: Some(queue_depth),
+        generate_work_budget: u64::MAX,
+        request_timeout_ms: 3_600_000,
+        ..ServeArgs::default()
+    })
+    .await;
+    let busy = tokio::spawn(post_json_owned(
+        server.url("/generate"),
+        json!({"rating": {"min": 11.5}}),
+    ));
+    wait_for("the generation runs", || async {
+        server.metric("solves_in_flight").await == 1.0
+    })
+    .await;
+    (server, busy)
 }
 
 /// `post` for spawned tasks, which cannot borrow the server.

@@ -5,6 +5,7 @@ mod common;
 
 use common::TestServer;
 use reqwest::header;
+use serde_json::json;
 use sudoku_service::http::ServeArgs;
 
 #[tokio::test]
@@ -72,20 +73,67 @@ async fn the_script_calls_only_endpoints_that_exist() {
             "/generate"
         ]
     );
-    for path in paths {
-        // The fields the script sends there (the service refuses fields it does not take).
-        let body = if path == "/generate" {
-            serde_json::json!({"difficulty": "easy", "seed": 1, "format": "rows"})
-        } else {
-            serde_json::json!({ "board": common::SEED })
-        };
+    // Every body the script's actions send (ACTIONS in playground.js), with the board in the
+    // rows form the script uses: the service refuses fields it does not take, so each must
+    // be answered 200. Each comes with the script text that sends it, so a change there
+    // fails here until the test sends the new body too.
+    let givens = common::rows(common::SEED);
+    // A game in progress: the givens and one right digit entered.
+    let mut entered = givens.clone();
+    let at = entered[0].find('.').unwrap();
+    entered[0].replace_range(at..=at, &common::SEED_SOLUTION[at..=at]);
+    let bodies = [
+        (
+            "path: '/solve', body: withRules({ board: boardRows() })",
+            "/solve",
+            json!({"board": givens}),
+        ),
+        (
+            "path: '/validate', body: withRules({ board: boardRows() })",
+            "/validate",
+            json!({"board": entered}),
+        ),
+        (
+            "{ board: boardRows(), givens: givenRows() }",
+            "/hint",
+            json!({"board": entered, "givens": givens}),
+        ),
+        ("{ board: boardRows() }", "/hint", json!({"board": givens})),
+        (
+            "{ board: boardRows(), techniques: true }",
+            "/candidates",
+            json!({"board": entered, "techniques": true}),
+        ),
+        (
+            "withRules({ board: hasGivens() && hasEntries() ? givenRows() : boardRows() })",
+            "/grade",
+            json!({"board": givens}),
+        ),
+        (
+            "if (seed !== null && !Number.isNaN(seed)) body.seed = seed;\n  return { ...body, format: 'rows' };",
+            "/generate",
+            json!({"difficulty": "easy", "seed": 1, "format": "rows"}),
+        ),
+        (
+            "{ ...body, format: 'rows' }",
+            "/generate",
+            json!({"difficulty": "medium", "format": "rows"}),
+        ),
+    ];
+    for (sent, path, body) in bodies {
+        assert!(
+            script.contains(sent),
+            "the script no longer sends `{sent}` to {path}: update this test"
+        );
         let response = client
             .post(server.url(path))
             .json(&body)
             .send()
             .await
             .unwrap();
-        assert_eq!(response.status(), 200, "{path}");
+        let status = response.status();
+        let answer: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(status, 200, "{path} {body}: {answer}");
     }
     server.shutdown().await;
 }

@@ -276,14 +276,16 @@ async fn an_expensive_killer_runs_out_of_budget_or_time() {
     }
     stingy.shutdown().await;
 
+    // Past its time limit: forty 7-cell cages on an empty 25x25 board, which no build
+    // finishes in minutes (a release build was still searching after 120 s), against a
+    // limit of one second, so the answer cannot come from a search that ended in time.
     let hasty = TestServer::with(ServeArgs {
-        request_timeout_ms: 200,
-        work_budget: 100_000_000,
+        request_timeout_ms: 1_000,
+        work_budget: u64::MAX,
         ..ServeArgs::default()
     })
     .await;
-    let body = expensive_killer(&hasty).await;
-    let response = post(&hasty, "/solve", body).await;
+    let response = post(&hasty, "/solve", forty_big_cages()).await;
     expect_problem(response, 503, "timeout").await;
     wait_for("the killer solve ends", || async {
         hasty.metric("solves_in_flight").await == 0.0
@@ -384,7 +386,13 @@ fn forty_big_cages() -> Value {
 
 #[tokio::test]
 async fn an_expensive_body_is_bounded_by_default_and_leaves_nothing_running() {
-    let server = TestServer::start().await;
+    // The default work budget, and a time limit far beyond it: the work budget alone must
+    // end each search (a loaded debug build can take longer than the default 10 s for it).
+    let server = TestServer::with(ServeArgs {
+        request_timeout_ms: 3_600_000,
+        ..ServeArgs::default()
+    })
+    .await;
     let body = forty_big_cages();
     assert!(body.to_string().len() < 5_000);
     for path in ["/solve", "/validate", "/hint", "/candidates"] {

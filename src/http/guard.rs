@@ -237,6 +237,135 @@ mod tests {
         ));
     }
 
+    /// A request on a connection from `peer`, full or reserve.
+    fn on_connection(path: &str, reserve: bool, peer: [u8; 4]) -> Request {
+        let mut request = request(path).body(Body::empty()).unwrap();
+        request.extensions_mut().insert(Connection {
+            peer: std::net::SocketAddr::from((peer, 40_000)),
+            reserve,
+        });
+        request
+    }
+
+    #[test]
+    fn a_reserve_connection_serves_the_probes_only_and_names_its_client() {
+        let g = guard(None);
+        for probe in PROBES {
+            let client = g.screen(&on_connection(probe, true, [10, 0, 0, 7]), probe);
+            assert_eq!(client, Ok(Client(IpAddr::from([10, 0, 0, 7]))), "{probe}");
+        }
+        assert_eq!(
+            g.screen(&on_connection("/solve", true, [10, 0, 0, 7]), "/solve"),
+            Err(Problem::Overloaded {
+                retry_after_secs: 1
+            })
+        );
+        // A full connection is served whatever the route, for the peer it came from.
+        let client = g.screen(&on_connection("/solve", false, [10, 0, 0, 8]), "/solve");
+        assert_eq!(client, Ok(Client(IpAddr::from([10, 0, 0, 8]))));
+    }
+
+    /// A request with `count` headers whose names and values take `bytes` bytes in all.
+    fn with_headers(count: usize, bytes: usize) -> Request {
+        let mut builder = request("/solve");
+        let mut left = bytes;
+        for i in 0..count {
+            let name = format!("x-{i:05}");
+            let value_len = if i + 1 == count { left - name.len() } else { 1 };
+            left -= name.len() + value_len;
+            builder = builder.header(name, "v".repeat(value_len));
+        }
+        builder.body(Body::empty()).unwrap()
+    }
+
+    #[test]
+    fn the_header_limits_are_inclusive_and_count_names_and_values() {
+        let g = guard(None);
+        // Exactly 100 headers and exactly 16 KiB of them pass; one more of either does not.
+        assert!(g.screen(&with_headers(100, 800), "/solve").is_ok());
+        assert!(g
+            .screen(&with_headers(4, MAX_HEADER_BYTES), "/solve")
+            .is_ok());
+        assert!(matches!(
+            g.screen(&with_headers(101, 808), "/solve"),
+            Err(Problem::HeadersTooLarge { .. })
+        ));
+        let over = g.screen(&with_headers(4, MAX_HEADER_BYTES + 1), "/solve");
+        let Err(Problem::HeadersTooLarge { detail }) = over else {
+            panic!("{over:?}");
+        };
+        assert_eq!(
+            detail,
+            "the request has 4 headers and 16385 bytes of them; this server takes at most 100 \
+             headers and 16384 bytes"
+        );
+        assert_eq!(MAX_HEADER_BYTES, 16_384);
+    }
+
+    #[test]
+    fn the_target_limit_is_inclusive() {
+        let g = guard(None);
+        let target = |len: usize| format!("/solve?{}", "a".repeat(len - "/solve?".len()));
+        let fits = request(&target(MAX_URI_BYTES)).body(Body::empty()).unwrap();
+        assert!(g.screen(&fits, "/solve").is_ok());
+        let long = request(&target(MAX_URI_BYTES + 1))
+            .body(Body::empty())
+            .unwrap();
+        assert_eq!(
+            g.screen(&long, "/solve"),
+            Err(Problem::UriTooLong {
+                detail: "the request target has 8193 bytes; this server takes at most 8192"
+                    .to_string()
+            })
+        );
+        assert_eq!(MAX_URI_BYTES, 8_192);
+    }
+
+    #[test]
+    fn an_announced_body_at_the_limit_passes_and_one_byte_more_does_not() {
+        let g = guard(None);
+        let announcing = |path: &str, length: &str| {
+            request(path)
+                .header("content-length", length)
+                .body(Body::empty())
+                .unwrap()
+        };
+        assert!(g.screen(&announcing("/solve", "8192"), "/solve").is_ok());
+        assert_eq!(
+            g.screen(&announcing("/solve", "8193"), "/solve"),
+            Err(Problem::BodyTooLarge)
+        );
+        assert!(g
+            .screen(&announcing("/solve/batch", "1048576"), "/solve/batch")
+            .is_ok());
+        assert_eq!(
+            g.screen(&announcing("/solve/batch", "1048577"), "/solve/batch"),
+            Err(Problem::BodyTooLarge)
+        );
+        // A length that is no number is for the body reader to refuse, not the guard.
+        assert!(g.screen(&announcing("/solve", "lots"), "/solve").is_ok());
+    }
+
+    #[test]
+    fn idle_clients_are_swept_from_the_rate_limiter_every_so_many_checks() {
+        // A rate so high that every client's allowance is whole again at once: each is idle
+        // (and dropped) at the next sweep, which comes on check number SWEEP_EVERY.
+        let g = guard(Some((u32::MAX, 1)));
+        let limiter = g.limiter.as_ref().unwrap();
+        let check = |n: u64| {
+            let client = Client(IpAddr::from(std::net::Ipv6Addr::from(u128::from(n))));
+            assert!(g.check_rate(client).is_ok());
+        };
+        for n in 0..SWEEP_EVERY - 1 {
+            check(n);
+        }
+        assert_eq!(limiter.len() as u64, SWEEP_EVERY - 1, "no sweep yet");
+        check(SWEEP_EVERY);
+        assert_eq!(limiter.len(), 1, "swept before the last check");
+        check(SWEEP_EVERY + 1);
+        assert_eq!(limiter.len(), 2, "and not again at once");
+    }
+
     #[test]
     fn the_rate_limit_spares_the_probes() {
         let g = guard(Some((1, 2)));

@@ -522,10 +522,22 @@ mod tests {
             let pool = pool.clone();
             tokio::spawn(async move { pool.run(one(), move |_, _| wait.recv().ok()).await })
         };
-        while pool.places.held.lock().unwrap().0 == 0 {
-            tokio::task::yield_now().await;
-        }
+        until("the job holds the place", || {
+            pool.places.held.lock().unwrap().0 == 1
+        })
+        .await;
         (release, busy)
+    }
+
+    /// Polls `condition` until it holds, letting the runtime run between looks; fails the
+    /// test after a minute instead of hanging `cargo test` when a regression means it never
+    /// holds.
+    async fn until(what: &str, mut condition: impl FnMut() -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !condition() {
+            assert!(Instant::now() < deadline, "timed out waiting until {what}");
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
     }
 
     fn puzzle(line: &str) -> Puzzle {
@@ -553,6 +565,166 @@ mod tests {
             .find(|l| l.starts_with(&format!("{name} ")))
             .unwrap()
             .to_string()
+    }
+
+    /// Places held by `client` (0 when it holds none: no entry is left behind).
+    fn held_by(pool: &SolvePool, client: Client) -> usize {
+        let held = pool.places.held.lock().unwrap();
+        assert_ne!(held.1.get(&client), Some(&0), "an empty entry stays behind");
+        held.1.get(&client).copied().unwrap_or(0)
+    }
+
+    #[test]
+    fn places_are_counted_per_client_and_in_all_and_given_back() {
+        // One place per client, four in all.
+        let (pool, metrics) = pool(1, 0, limits(10, 0));
+        let first = pool.admit(client(1)).unwrap();
+        assert_eq!(held_by(&pool, client(1)), 1);
+        assert!(
+            pool.admit(client(1)).is_err(),
+            "client 1 holds its one place"
+        );
+        let others: Vec<Admission> = (2..=4).map(|n| pool.admit(client(n)).unwrap()).collect();
+        assert!(pool.admit(client(5)).is_err(), "all four places are taken");
+        assert_eq!(held_by(&pool, client(5)), 0);
+        assert_eq!(pool.places.held.lock().unwrap().0, 4);
+        assert_eq!(
+            scalar(&metrics, "solves_rejected_total"),
+            "solves_rejected_total 2"
+        );
+        // A clone is the same place, given back when the last one goes.
+        let clone = first.clone();
+        assert_eq!(clone.client(), client(1));
+        drop(first);
+        assert_eq!(held_by(&pool, client(1)), 1);
+        drop(clone);
+        assert_eq!(held_by(&pool, client(1)), 0);
+        assert!(pool.admit(client(5)).is_ok_and(|a| a.client() == client(5)));
+        drop(others);
+        assert_eq!(pool.places.held.lock().unwrap().0, 0);
+        // Taken and given back many times over, the counts stay true.
+        let (pool, _) = pool_of_two();
+        for _ in 0..10 {
+            let a = pool.admit(client(1)).unwrap();
+            let b = pool.admit(client(1)).unwrap();
+            assert!(pool.admit(client(1)).is_err());
+            drop(a);
+            assert_eq!(held_by(&pool, client(1)), 1);
+            let c = pool.admit(client(1)).unwrap();
+            assert!(pool.admit(client(1)).is_err(), "still two places at most");
+            drop((b, c));
+            assert_eq!(held_by(&pool, client(1)), 0);
+        }
+        assert_eq!(pool.places.held.lock().unwrap().0, 0);
+    }
+
+    /// A pool whose clients hold two places each.
+    fn pool_of_two() -> (SolvePool, Arc<Metrics>) {
+        pool(1, 1, limits(10, 0))
+    }
+
+    #[test]
+    fn a_pool_error_becomes_its_problem() {
+        assert_eq!(
+            Problem::from(PoolError::Overloaded {
+                retry_after_secs: 3
+            }),
+            Problem::Overloaded {
+                retry_after_secs: 3
+            }
+        );
+        assert_eq!(Problem::from(PoolError::Crashed), Problem::Internal);
+    }
+
+    #[tokio::test]
+    async fn queued_jobs_take_turns_by_client() {
+        // The one solver thread busy; then two jobs from client 1 and one from client 2.
+        let (pool, _) = pool(1, 4, limits(10, 0));
+        let (release, busy) = occupy_the_only_place(&pool).await;
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut jobs = Vec::new();
+        for (n, label) in [(1, "1a"), (1, "1b"), (2, "2a")] {
+            let (queued_on, order) = (pool.clone(), order.clone());
+            jobs.push(tokio::spawn(async move {
+                queued_on
+                    .run(client(n), move |_, _| order.lock().unwrap().push(label))
+                    .await
+            }));
+            let queued = jobs.len();
+            until("the job is queued", || {
+                pool.metrics
+                    .render()
+                    .contains(&format!("solves_queued {queued}\n"))
+            })
+            .await;
+        }
+        release.send(()).unwrap();
+        assert!(busy.await.unwrap().is_ok());
+        for job in jobs {
+            job.await.unwrap().unwrap();
+        }
+        assert_eq!(*order.lock().unwrap(), ["1a", "2a", "1b"]);
+    }
+
+    #[tokio::test]
+    async fn a_batch_answers_in_order_each_item_with_its_own_budget() {
+        let (pool, metrics) = pool(2, 0, limits(100_000, 0));
+        let admission = pool.admit(one()).unwrap();
+        // More items than a chunk: each answer is its own item's count and budget.
+        let lines: Vec<&'static str> = [EASY, HARD].repeat(BATCH_CHUNK + 3);
+        let answers = pool
+            .run_batch(&admission, lines.clone(), |engine, budget, line| {
+                let counted = engine.count(&puzzle(line), 2, budget).unwrap().count;
+                (line.to_string(), counted, budget.limit(), budget.used())
+            })
+            .await
+            .unwrap();
+        assert_eq!(answers.value.len(), lines.len());
+        for ((line, count, limit, used), sent) in answers.value.iter().zip(&lines) {
+            assert_eq!(line, sent);
+            assert_eq!((*count, *limit), (1, 100_000));
+            if *sent == EASY {
+                assert_eq!(*used, 0, "a fresh budget per item");
+            }
+        }
+        assert!(answers.elapsed > Duration::ZERO);
+        drop(admission);
+        assert_eq!(pool.places.held.lock().unwrap().0, 0);
+        assert_eq!(
+            scalar(&metrics, "solves_budget_exhausted_total"),
+            "solves_budget_exhausted_total 0"
+        );
+    }
+
+    #[tokio::test]
+    async fn pool_jobs_that_run_out_of_work_are_counted_once() {
+        let (pool, metrics) = pool(1, 1, limits(5, 0));
+        let timed = pool.run(one(), count_job(HARD)).await.unwrap();
+        assert_eq!(timed.value, None, "out of budget");
+        assert_eq!(
+            scalar(&metrics, "solves_budget_exhausted_total"),
+            "solves_budget_exhausted_total 1"
+        );
+        // A generation gets its own work budget, and a deadline at the time limit.
+        let (generator, _) = self::pool(
+            1,
+            1,
+            Limits {
+                generate_work: 77,
+                ..limits(5, 0)
+            },
+        );
+        let before = Instant::now();
+        let timed = generator
+            .run_generation(one(), move |_, budget| {
+                (budget.limit(), budget.check(), Instant::now())
+            })
+            .await
+            .unwrap();
+        let (limit, check, ran) = timed.value;
+        assert_eq!(limit, 77);
+        assert!(check.is_ok(), "the deadline is ahead, not behind");
+        assert!(ran >= before);
     }
 
     #[tokio::test]
@@ -688,9 +860,7 @@ mod tests {
                 .await
             })
         };
-        while !started.load(Ordering::Relaxed) {
-            tokio::task::yield_now().await;
-        }
+        until("the endless job runs", || started.load(Ordering::Relaxed)).await;
         let queued_ran = Arc::new(AtomicBool::new(false));
         let queued = {
             let (pool, ran) = (pool.clone(), queued_ran.clone());
@@ -699,20 +869,24 @@ mod tests {
                     .await
             })
         };
-        while scalar(&metrics, "solves_queued") != "solves_queued 1" {
-            tokio::task::yield_now().await;
-        }
+        until("the second job is queued", || {
+            scalar(&metrics, "solves_queued") == "solves_queued 1"
+        })
+        .await;
         // Both requesters go away (as on a timeout or a closed connection).
         queued.abort();
         endless.abort();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while scalar(&metrics, "solves_in_flight") != "solves_in_flight 0"
-            || pool.places.held.lock().unwrap().0 != 0
-        {
-            assert!(Instant::now() < deadline, "the job did not stop");
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
+        until("the running job stops and both places are free", || {
+            scalar(&metrics, "solves_in_flight") == "solves_in_flight 0"
+                && pool.places.held.lock().unwrap().0 == 0
+        })
+        .await;
         assert_eq!(scalar(&metrics, "solves_queued"), "solves_queued 0");
+        // The one solver thread takes this client's single jobs in order: once a job sent
+        // now has answered, the queued one has been taken and either skipped or run, so a
+        // wrongly started one cannot be missed by looking too early.
+        let after = pool.run(one(), |_, _| 7).await.unwrap();
+        assert_eq!(after.value, 7);
         assert!(
             !queued_ran.load(Ordering::Relaxed),
             "a cancelled job started"

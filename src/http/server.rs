@@ -719,3 +719,551 @@ pub async fn shutdown_signal() {
         () = terminate => tracing::info!("SIGTERM received"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The connection loop on a loopback port with a small router of its own (no middleware):
+    //! places and the reserve, keep-alive, the watchdog's idle and send timeouts, the drain
+    //! and the lingering close. Waits are on conditions with a deadline ([`PATIENCE`]); the
+    //! two fixed windows below only ever make a correct server look better.
+
+    use super::*;
+    use axum::routing::get;
+    use axum::Extension;
+    use tokio::sync::{oneshot, Mutex as AsyncMutex};
+
+    const PATIENCE: Duration = Duration::from_secs(20);
+
+    struct Running {
+        addr: SocketAddr,
+        stop: Option<oneshot::Sender<()>>,
+        task: tokio::task::JoinHandle<io::Result<()>>,
+        ready: Arc<AtomicBool>,
+    }
+
+    impl Running {
+        async fn start(router: Router, options: ServeOptions) -> Running {
+            let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            let ready = Arc::new(AtomicBool::new(true));
+            let (stop, stopped) = oneshot::channel::<()>();
+            let task = tokio::spawn(serve(listener, router, ready.clone(), options, async {
+                let _ = stopped.await;
+            }));
+            Running {
+                addr,
+                stop: Some(stop),
+                task,
+                ready,
+            }
+        }
+
+        fn begin_shutdown(&mut self) {
+            let _ = self.stop.take().unwrap().send(());
+        }
+
+        async fn finished(&mut self) {
+            tokio::time::timeout(PATIENCE, &mut self.task)
+                .await
+                .expect("the server finishes draining")
+                .unwrap()
+                .unwrap();
+        }
+    }
+
+    fn options() -> ServeOptions {
+        ServeOptions {
+            header_timeout: Duration::from_secs(3600),
+            idle_timeout: Duration::from_secs(3600),
+            send_timeout: Duration::from_secs(3600),
+            drain_timeout: Duration::from_secs(3600),
+            ..ServeOptions::default()
+        }
+    }
+
+    /// Requests that `/slow` holds until they are let go, in arrival order.
+    type Held = Arc<AsyncMutex<Vec<oneshot::Sender<()>>>>;
+
+    /// `/who` tells the connection kind; `/slow` answers once let go; `/endless` streams
+    /// forever and says when its body is dropped.
+    fn router(held: Held, dropped: Arc<tokio::sync::Notify>) -> Router {
+        Router::new()
+            .route(
+                "/who",
+                get(|Extension(c): Extension<Connection>| async move {
+                    format!("reserve={}", c.reserve)
+                }),
+            )
+            .route(
+                "/slow",
+                get(move || async move {
+                    let (go, wait) = oneshot::channel();
+                    held.lock().await.push(go);
+                    let _ = wait.await;
+                    "done"
+                }),
+            )
+            .route(
+                "/endless",
+                get(move || async move {
+                    struct Said(Arc<tokio::sync::Notify>);
+                    impl Drop for Said {
+                        fn drop(&mut self) {
+                            self.0.notify_one();
+                        }
+                    }
+                    let said = Said(dropped);
+                    let chunk = axum::body::Bytes::from(vec![b'x'; 64 * 1024]);
+                    let stream = futures_util::stream::repeat_with(move || {
+                        let _ = &said;
+                        Ok::<_, std::convert::Infallible>(chunk.clone())
+                    });
+                    Body::from_stream(stream)
+                }),
+            )
+    }
+
+    fn plain() -> Router {
+        router(Held::default(), Arc::default())
+    }
+
+    /// Sends `GET path` on `stream` and reads one whole answer (headers and body).
+    async fn get_on(stream: &mut TcpStream, path: &str) -> String {
+        try_get(stream, path).await.expect("an answer")
+    }
+
+    /// [`get_on`], or `None` when the connection closes (or stays silent) before the answer.
+    async fn try_get(stream: &mut TcpStream, path: &str) -> Option<String> {
+        let request = format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.ok()?;
+        read_answer(stream).await
+    }
+
+    /// One whole answer (headers and a body of its content-length), or `None` when the
+    /// connection closes or [`PATIENCE`] passes first.
+    async fn read_answer(stream: &mut TcpStream) -> Option<String> {
+        let mut answer = Vec::new();
+        let mut buffer = [0u8; 4096];
+        tokio::time::timeout(PATIENCE, async {
+            loop {
+                let text = String::from_utf8_lossy(&answer).to_string();
+                if let Some((head, body)) = text.split_once("\r\n\r\n") {
+                    let length: usize = head
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length: ")
+                                .map(str::to_owned)
+                        })
+                        .expect("a content-length")
+                        .trim()
+                        .parse()
+                        .unwrap();
+                    if body.len() >= length {
+                        return Some(text);
+                    }
+                }
+                match stream.read(&mut buffer).await {
+                    Ok(0) | Err(_) => return None,
+                    Ok(n) => answer.extend_from_slice(&buffer[..n]),
+                }
+            }
+        })
+        .await
+        .ok()
+        .flatten()
+    }
+
+    /// Reads until the server closes the connection; `None` if it is still open at the end
+    /// of [`PATIENCE`].
+    async fn closed(stream: &mut TcpStream) -> Option<Vec<u8>> {
+        let mut all = Vec::new();
+        let mut buffer = [0u8; 8192];
+        tokio::time::timeout(PATIENCE, async {
+            loop {
+                match stream.read(&mut buffer).await {
+                    Ok(0) | Err(_) => return,
+                    Ok(n) => all.extend_from_slice(&buffer[..n]),
+                }
+            }
+        })
+        .await
+        .ok()
+        .map(|()| all)
+    }
+
+    async fn connect(addr: SocketAddr) -> TcpStream {
+        TcpStream::connect(addr).await.unwrap()
+    }
+
+    /// Waits until `held` holds `count` requests; fails after [`PATIENCE`].
+    async fn until_held(held: &Held, count: usize) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while held.lock().await.len() < count {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{count} requests held"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    /// Retries `attempt` on fresh connections until it gives a value; fails after
+    /// [`PATIENCE`]. For a place that frees up a moment after its connection closed.
+    async fn on_a_fresh_connection<T>(
+        addr: SocketAddr,
+        what: &str,
+        mut attempt: impl AsyncFnMut(&mut TcpStream) -> Option<T>,
+    ) -> (TcpStream, T) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let mut stream = connect(addr).await;
+            if let Some(value) = attempt(&mut stream).await {
+                return (stream, value);
+            }
+            assert!(tokio::time::Instant::now() < deadline, "never: {what}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    async fn places_reserve_and_keep_alive(http2: bool) {
+        let held = Held::default();
+        let mut server = Running::start(
+            router(held.clone(), Arc::default()),
+            ServeOptions {
+                max_connections: 1,
+                reserve_connections: 1,
+                http2,
+                ..options()
+            },
+        )
+        .await;
+        // The one full place: kept alive, two answers on one connection, with their length.
+        let mut full = connect(server.addr).await;
+        let answer = get_on(&mut full, "/who").await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(
+            answer
+                .to_ascii_lowercase()
+                .contains("content-length: 13\r\n"),
+            "{answer}"
+        );
+        assert!(answer.ends_with("reserve=false"), "{answer}");
+        assert!(get_on(&mut full, "/who").await.ends_with("reserve=false"));
+        // The reserve place: one answer, then the server closes it.
+        let mut reserve = connect(server.addr).await;
+        assert!(get_on(&mut reserve, "/who").await.ends_with("reserve=true"));
+        assert_eq!(
+            closed(&mut reserve).await,
+            Some(Vec::new()),
+            "no keep-alive on reserve"
+        );
+        // The reserve place held by a request in flight (once the closed one has given it
+        // back): the next connection is closed at once, unanswered.
+        let (mut waiting, ()) =
+            on_a_fresh_connection(server.addr, "a held reserve request", async |stream| {
+                let request = b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n";
+                stream.write_all(request).await.ok()?;
+                let mut byte = [0u8; 1];
+                let refused =
+                    tokio::time::timeout(Duration::from_millis(200), stream.read(&mut byte));
+                match refused.await {
+                    Ok(_) => None, // closed (or answered): the place was not free yet
+                    Err(_) => held.lock().await.len().eq(&1).then_some(()),
+                }
+            })
+            .await;
+        until_held(&held, 1).await;
+        let mut beyond = connect(server.addr).await;
+        let _ = beyond
+            .write_all(b"GET /who HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await;
+        assert_eq!(
+            closed(&mut beyond).await,
+            Some(Vec::new()),
+            "refused, unanswered"
+        );
+        let _ = held.lock().await.pop().unwrap().send(());
+        let answer = read_answer(&mut waiting).await.unwrap();
+        assert!(answer.ends_with("done"), "{answer}");
+        // The full place comes back when its connection closes.
+        drop(full);
+        on_a_fresh_connection(
+            server.addr,
+            "the full place is free again",
+            async |stream| {
+                try_get(stream, "/who")
+                    .await
+                    .filter(|answer| answer.ends_with("reserve=false"))
+            },
+        )
+        .await;
+        server.begin_shutdown();
+        server.finished().await;
+        assert!(
+            !server.ready.load(Ordering::SeqCst),
+            "readiness off after shutdown"
+        );
+    }
+
+    #[tokio::test]
+    async fn full_places_then_reserve_places_then_none_and_places_come_back() {
+        places_reserve_and_keep_alive(false).await;
+    }
+
+    #[tokio::test]
+    async fn the_same_places_and_keep_alive_with_http2_on() {
+        places_reserve_and_keep_alive(true).await;
+    }
+
+    #[tokio::test]
+    async fn an_idle_connection_is_closed_and_one_that_sends_slowly_is_not() {
+        let server = Running::start(
+            plain(),
+            ServeOptions {
+                idle_timeout: Duration::from_secs(1),
+                ..options()
+            },
+        )
+        .await;
+        let mut silent = connect(server.addr).await;
+        assert_eq!(closed(&mut silent).await, Some(Vec::new()));
+        let mut answered = connect(server.addr).await;
+        assert!(get_on(&mut answered, "/who")
+            .await
+            .ends_with("reserve=false"));
+        assert_eq!(closed(&mut answered).await, Some(Vec::new()));
+        // A header line every 100 ms for well over the idle timeout: bytes keep arriving, so
+        // the connection is not idle, and the request is answered.
+        let mut slow = connect(server.addr).await;
+        slow.write_all(b"GET /who HTTP/1.1\r\nHost: x\r\n")
+            .await
+            .unwrap();
+        for _ in 0..25 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            slow.write_all(b"X-Slow: 1\r\n").await.unwrap();
+        }
+        slow.write_all(b"\r\n").await.unwrap();
+        let answer = read_answer(&mut slow).await.unwrap();
+        assert!(answer.ends_with("reserve=false"), "{answer}");
+    }
+
+    #[tokio::test]
+    async fn a_reader_that_stops_is_dropped_at_the_send_timeout() {
+        let dropped = Arc::new(tokio::sync::Notify::new());
+        let server = Running::start(
+            router(Held::default(), dropped.clone()),
+            ServeOptions {
+                send_timeout: Duration::from_millis(300),
+                ..options()
+            },
+        )
+        .await;
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_recv_buffer_size(4096).unwrap();
+        let mut stream = socket.connect(server.addr).await.unwrap();
+        stream
+            .write_all(b"GET /endless HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .unwrap();
+        // Nothing read: the server's writes block, and it gives up on the endless answer.
+        tokio::time::timeout(PATIENCE, dropped.notified())
+            .await
+            .expect("the blocked answer is dropped");
+    }
+
+    #[tokio::test]
+    async fn the_drain_waits_for_requests_in_flight_on_full_and_reserve_connections() {
+        let held = Held::default();
+        let mut server = Running::start(
+            router(held.clone(), Arc::default()),
+            ServeOptions {
+                max_connections: 1,
+                reserve_connections: 1,
+                ..options()
+            },
+        )
+        .await;
+        let mut streams = Vec::new();
+        for expected in 1..=2 {
+            let mut stream = connect(server.addr).await;
+            stream
+                .write_all(b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+                .await
+                .unwrap();
+            streams.push(stream);
+            until_held(&held, expected).await;
+        }
+        server.begin_shutdown();
+        let addr = server.addr;
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while TcpStream::connect(addr).await.is_ok() {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the listener closes"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        // Both requests still in flight, then only the reserve one: the drain must go on
+        // each time. (Fixed windows, but they can only pass a server that drains: this one
+        // waits as long as the test holds a request.)
+        let held: Vec<_> = held.lock().await.drain(..).collect();
+        let mut answers = Vec::new();
+        for (go, mut stream) in held.into_iter().zip(streams) {
+            let early = tokio::time::timeout(Duration::from_millis(500), &mut server.task).await;
+            assert!(early.is_err(), "the server stopped with requests in flight");
+            let _ = go.send(());
+            answers.push(String::from_utf8(closed(&mut stream).await.unwrap()).unwrap());
+        }
+        for answer in answers {
+            assert!(
+                answer.starts_with("HTTP/1.1 200") && answer.ends_with("done"),
+                "{answer}"
+            );
+        }
+        server.finished().await;
+    }
+
+    async fn the_drain_closes_idle_keep_alive_connections(http2: bool) {
+        let mut server = Running::start(plain(), ServeOptions { http2, ..options() }).await;
+        let mut kept = connect(server.addr).await;
+        assert!(get_on(&mut kept, "/who").await.ends_with("reserve=false"));
+        // Idle, kept alive for an hour: only the drain's graceful close can end it in time.
+        server.begin_shutdown();
+        server.finished().await;
+        assert_eq!(closed(&mut kept).await, Some(Vec::new()));
+    }
+
+    #[tokio::test]
+    async fn the_drain_closes_an_idle_keep_alive_connection() {
+        the_drain_closes_idle_keep_alive_connections(false).await;
+    }
+
+    #[tokio::test]
+    async fn the_drain_closes_an_idle_keep_alive_connection_with_http2_on() {
+        the_drain_closes_idle_keep_alive_connections(true).await;
+    }
+
+    /// A watchdog of `idle` and `send` over fresh activity, and that activity.
+    fn watchdog(idle_ms: u64, send_ms: u64) -> (Watchdog, Arc<Activity>) {
+        let activity = Arc::new(Activity::default());
+        let dog = Watchdog::new(
+            Arc::clone(&activity),
+            Duration::from_millis(idle_ms),
+            Duration::from_millis(send_ms),
+        );
+        (dog, activity)
+    }
+
+    /// Ticks until the watchdog expires; how many ticks that took (at most `most`).
+    async fn ticks_to_expire(dog: &mut Watchdog, most: u32, each: impl Fn(u32)) -> Option<u32> {
+        for tick in 1..=most {
+            each(tick);
+            if dog.expired().await {
+                return Some(tick);
+            }
+        }
+        None
+    }
+
+    #[tokio::test]
+    async fn the_watchdog_counts_idle_ticks_from_the_last_byte_and_spares_busy_connections() {
+        // Idle 200 ms with a 50 ms tick: four quiet ticks.
+        let (mut dog, _) = watchdog(200, 400);
+        assert_eq!(ticks_to_expire(&mut dog, 20, |_| {}).await, Some(4));
+        // A byte read on tick 3 starts the count again.
+        let (mut dog, activity) = watchdog(200, 400);
+        let bump = |tick| {
+            if tick == 3 {
+                activity.read.fetch_add(1, Ordering::Relaxed);
+            }
+        };
+        assert_eq!(ticks_to_expire(&mut dog, 20, bump).await, Some(7));
+        // A request in flight is never idle; once it is answered, four ticks again.
+        let (mut dog, activity) = watchdog(200, 400);
+        activity.requests.store(1, Ordering::Relaxed);
+        assert_eq!(ticks_to_expire(&mut dog, 12, |_| {}).await, None);
+        activity.requests.store(0, Ordering::Relaxed);
+        assert_eq!(ticks_to_expire(&mut dog, 20, |_| {}).await, Some(4));
+    }
+
+    #[tokio::test]
+    async fn the_watchdog_drops_a_write_blocked_without_progress() {
+        // Send 200 ms, idle longer, tick 50 ms; a request in flight so idle never counts.
+        let (mut dog, activity) = watchdog(1_000, 200);
+        activity.requests.store(1, Ordering::Relaxed);
+        activity.write_blocked.store(true, Ordering::Relaxed);
+        assert_eq!(ticks_to_expire(&mut dog, 20, |_| {}).await, Some(4));
+        // Blocked, but each tick some bytes went out: never dropped.
+        let (mut dog, activity) = watchdog(1_000, 200);
+        activity.requests.store(1, Ordering::Relaxed);
+        activity.write_blocked.store(true, Ordering::Relaxed);
+        let progress = |_| {
+            activity.written.fetch_add(10, Ordering::Relaxed);
+        };
+        assert_eq!(ticks_to_expire(&mut dog, 12, progress).await, None);
+        // Not blocked: never dropped for sending.
+        let (mut dog, activity) = watchdog(1_000, 200);
+        activity.requests.store(1, Ordering::Relaxed);
+        assert_eq!(ticks_to_expire(&mut dog, 12, |_| {}).await, None);
+    }
+
+    /// A connected pair on loopback: (the server's side, the client's side).
+    async fn pair() -> (TcpStream, TcpStream) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let client = connect(listener.local_addr().unwrap()).await;
+        let (server, _) = listener.accept().await.unwrap();
+        (server, client)
+    }
+
+    #[tokio::test]
+    async fn a_lingering_close_reads_what_the_client_still_sends_then_ends_at_its_close() {
+        let (server, mut client) = pair().await;
+        let lingering = tokio::spawn(linger(server));
+        // 4 MB sent after the server stopped writing: all of it read and thrown away (a
+        // close with unread bytes would reset the connection and fail these writes).
+        let block = vec![b'x'; 64 * 1024];
+        for _ in 0..64 {
+            client
+                .write_all(&block)
+                .await
+                .expect("no reset while lingering");
+        }
+        let mut rest = Vec::new();
+        let eof = tokio::time::timeout(PATIENCE, client.read_to_end(&mut rest)).await;
+        assert!(
+            matches!(eof, Ok(Ok(0))),
+            "the server's side is shut: {eof:?}"
+        );
+        drop(client);
+        tokio::time::timeout(PATIENCE, lingering)
+            .await
+            .expect("lingering ends once the client has closed")
+            .expect("lingering never panics");
+    }
+
+    #[tokio::test]
+    async fn a_lingering_close_gives_up_past_its_byte_bound() {
+        let (server, mut client) = pair().await;
+        let lingering = tokio::spawn(linger(server));
+        // Far more than LINGER_BYTES, as fast as loopback goes: the server stops reading
+        // and closes, and the client's writes fail.
+        let block = vec![b'x'; 256 * 1024];
+        let sent = tokio::time::timeout(PATIENCE, async {
+            for _ in 0..(4 * LINGER_BYTES / block.len()) {
+                client.write_all(&block).await?;
+            }
+            Ok::<_, io::Error>(())
+        })
+        .await
+        .expect("the writes end");
+        assert!(
+            sent.is_err(),
+            "the client was cut off past {LINGER_BYTES} bytes"
+        );
+        tokio::time::timeout(PATIENCE, lingering)
+            .await
+            .unwrap()
+            .unwrap();
+    }
+}

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test file uses its own subset
 
+pub mod data;
+
 use std::future::Future;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -115,9 +117,12 @@ pub fn metric_in(text: &str, name: &str) -> f64 {
         .unwrap()
 }
 
+/// An HTTP client whose timeout is only a backstop against a hang: each test bounds its own
+/// waits, and on a loaded machine one expensive request of a debug build can take well over
+/// half a minute within its server's limits.
 pub fn client() -> reqwest::Client {
     reqwest::Client::builder()
-        .timeout(Duration::from_secs(30))
+        .timeout(Duration::from_secs(120))
         .build()
         .unwrap()
 }
@@ -192,6 +197,20 @@ pub fn count(line: &str) -> Counted {
     Engine::new()
         .count(&puzzle, 2, &Budget::unlimited())
         .unwrap()
+}
+
+/// Runs futures concurrently, each on its own task, and returns their outputs in order.
+pub async fn join_all<F>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
+where
+    F: Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    let handles: Vec<_> = futures.map(tokio::spawn).collect();
+    let mut outputs = Vec::with_capacity(handles.len());
+    for handle in handles {
+        outputs.push(handle.await.unwrap());
+    }
+    outputs
 }
 
 /// Opens a raw TCP connection and sends `bytes`: for requests no client library sends on

@@ -456,19 +456,14 @@ fn pinned_steps_explain_themselves() {
     }
 }
 
-/// Every 40th puzzle of each rated file with its SE rating, or `None` (said loudly) when the
-/// shared data folder is not there.
+/// Every 40th puzzle of each rated file with its SE rating, or `None` (said on stderr; a
+/// failure with `SUDOKU_REQUIRE_DATA=1`, as in CI) when the shared data folder is not there.
 fn rated_sample() -> Option<Vec<(String, Rating)>> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/rated");
-    let mut files: Vec<_> = match std::fs::read_dir(dir) {
-        Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).collect(),
-        Err(e) => {
-            eprintln!(
-                "SKIPPED: no rated puzzles at {dir} ({e}); the SE agreement test did not run"
-            );
-            return None;
-        }
-    };
+    let dir = crate::test_data::shared_data("rated", "the SE agreement test")?;
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
     files.retain(|p| p.extension().is_some_and(|e| e == "txt"));
     files.sort();
     let mut sample = Vec::new();

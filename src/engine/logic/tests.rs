@@ -283,25 +283,24 @@ const WING: &str =
 const HIDDEN_PAIR: &str =
     "..36.......6...7..7.9.5.63...2.1............8..736.2.9...1.3.4.9.1.....2.6..2.5..";
 
-/// Up to `n` puzzles from a shared data file (`../shared/data`, beside the repository); none,
-/// said on stderr, when it is absent, so that the crate still tests on its own. Every
-/// assertion below holds on the built-in puzzles alone; the data only adds positions.
+/// The first `n` puzzles of a shared data file (`../shared/data`, beside the repository);
+/// none, said on stderr, when it is absent (a failure with `SUDOKU_REQUIRE_DATA=1`, as in CI:
+/// see `crate::test_data`). Every assertion below holds on the built-in puzzles alone; the
+/// data only adds positions.
 fn data_file(name: &str, n: usize) -> Vec<ClassicPuzzle> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(name);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!(
-            "{} not found: only the built-in puzzles are checked",
-            path.display()
-        );
+    let what = format!("logic tests: {n} more positions from {name}");
+    let Some(path) = crate::test_data::shared_data(name, &what) else {
         return Vec::new();
     };
-    text.lines()
+    let text = std::fs::read_to_string(&path).expect("readable data file");
+    let puzzles: Vec<ClassicPuzzle> = text
+        .lines()
         .filter_map(|l| Board::from_line(l.trim()).ok())
         .filter_map(|b| ClassicPuzzle::new(b).ok())
         .take(n)
-        .collect()
+        .collect();
+    assert_eq!(puzzles.len(), n, "{name}: too few puzzles");
+    puzzles
 }
 
 /// Runs the logical solver, checking every step against the true solution. Returns the number

@@ -285,12 +285,11 @@ fn a_wrong_cage_sum_makes_a_killer_unsolvable() {
 
 #[test]
 fn classic_nine_by_nine_agrees_with_the_band_solver() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/unbiased_first1000.txt");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("{} not found: agreement test skipped", path.display());
+    let what = "the general solver's agreement with the band solver on 50 puzzles";
+    let Some(path) = crate::test_data::shared_data("unbiased_first1000.txt", what) else {
         return;
     };
+    let text = std::fs::read_to_string(&path).expect("readable data file");
     let mut fast = Solver::new();
     let mut checked = 0;
     for line in text.lines().take(50) {
