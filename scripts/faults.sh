@@ -25,6 +25,10 @@
 #      misspelled and unsupported fields a 422; 120 headers a problem+json; while one client
 #      floods with batches (some of them served), another's hard solves are all answered 200
 #      (median under 0.5 s, 90% under 2 s)
+#   7. fair generations (scripts/generation_fairness.py): while one client loops extreme
+#      generations on 8 connections, another's hard solves are all answered 200, the slowest
+#      within 1 s, and the server's CPU stays under 1.5 cores; while five addresses flood the
+#      pool past its places, a sixth that holds none is served
 # The timing bounds are generous on purpose (2 shared cores): they catch a stall, not jitter.
 # The puzzles come from ../shared/data; without it the script fails, saying so.
 # usage: scripts/faults.sh [SECONDS_PER_DRILL] [DRILL...]   (default 20 s, every drill; CI: 5)
@@ -224,6 +228,14 @@ start_server svc "$work/server.log" bash -c \
   'ulimit -n 1024 && exec "$0" serve --host 127.0.0.1 --port 0' "$bin"
 python3 scripts/edge_drills.py "$svc_port" "$svc_pid" "$secs" ||
   fail "a hostile client broke a promise (see above)"
+stop_server svc
+fi
+
+if want 7; then
+echo "== 7. fair generations, default settings"
+start
+python3 scripts/generation_fairness.py "$svc_port" "$svc_pid" "$secs" | sed 's/^/   /' ||
+  fail "generations were not fair (see above)"
 stop_server svc
 fi
 

@@ -702,9 +702,9 @@ async fn budget_exhaustion_and_queued_solves_are_counted() {
 }
 
 /// A server with one solver thread and `queue_depth` places to wait, and that thread busy
-/// until the returned request is dropped (aborted): a generation asked for a rating no
-/// generated puzzle reaches, with no work or time limit to speak of, goes through thousands
-/// of candidates however fast the build.
+/// until the returned request is dropped (aborted): a generation asked for exactly the
+/// highest rating classic puzzles reach (rarely met), with no work or time limit to speak of,
+/// goes through thousands of candidates however fast the build.
 async fn one_busy_solver_thread(
     queue_depth: usize,
 ) -> (TestServer, tokio::task::JoinHandle<reqwest::Response>) {
@@ -718,7 +718,7 @@ async fn one_busy_solver_thread(
     .await;
     let busy = tokio::spawn(post_json_owned(
         server.url("/generate"),
-        json!({"rating": {"min": 11.5}}),
+        json!({"rating": {"min": 9.1, "max": 9.1}, "seed": 1}),
     ));
     wait_for("the generation runs", || async {
         server.metric("solves_in_flight").await == 1.0

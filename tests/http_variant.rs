@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{expect_problem, ok_json, post, wait_for, TestServer};
+use common::{client, expect_problem, ok_json, post, wait_for, TestServer};
 use serde_json::{json, Value};
 use sudoku_service::engine::random_killer;
 use sudoku_service::http::ServeArgs;
@@ -1002,5 +1002,39 @@ async fn hints_work_for_every_variant() {
         }
         assert!(named, "{variant}: no clash-free wrong entry found");
     }
+    server.shutdown().await;
+}
+
+/// A range above anything a generator has produced is refused at once, with the range it
+/// does reach, not searched for until the budget (or the request's time) runs out.
+#[tokio::test]
+async fn unreachable_ratings_are_refused_at_once_with_the_supported_range() {
+    let server = TestServer::start().await;
+    let problem = expect_problem(
+        post(
+            &server,
+            "/generate",
+            json!({"variant": "killer", "rating": {"min": 12}, "seed": 1}),
+        )
+        .await,
+        422,
+        "unsupported",
+    )
+    .await;
+    assert_eq!(problem["pointer"], "/rating");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("killer puzzles are generated up to rating"),
+        "{detail}"
+    );
+    assert!(detail.contains("12.0 or more"), "{detail}");
+    let response = client()
+        .get(server.url("/generate?variant=killer&rating=20"))
+        .send()
+        .await
+        .unwrap();
+    expect_problem(response, 422, "unsupported").await;
+    // Nothing ran for either.
+    assert_eq!(server.metric("solve_duration_seconds_count").await, 0.0);
     server.shutdown().await;
 }

@@ -78,8 +78,9 @@ pub enum GenerateError {
     /// The generator's limit (its work budget, its deadline, or [`MAX_RATINGS`] candidates)
     /// was reached before a puzzle in range was found; another seed may succeed.
     #[error(
-        "no puzzle rated {min}..={max} found within the generator's {limit} ({ratings} puzzles \
-         rated, {work} units of work)"
+        "no puzzle rated {} found within the generator's {limit} ({ratings} puzzles rated, \
+         {work} units of work)",
+        range_text(*.min, *.max)
     )]
     NotFound {
         min: Rating,
@@ -88,9 +89,30 @@ pub enum GenerateError {
         work: u64,
         limit: Limit,
     },
+    /// The range starts above the highest rating this generator has ever produced: refused
+    /// at once rather than searched for until the budget runs out.
+    #[error(
+        "{kind} puzzles are generated up to rating {highest}; no generator here reaches {}",
+        range_text(*.min, *.max)
+    )]
+    Unreachable {
+        kind: &'static str,
+        min: Rating,
+        max: Rating,
+        highest: Rating,
+    },
     /// The caller's cancellation stopped the search.
     #[error(transparent)]
     Stopped(#[from] Exhausted),
+}
+
+/// "6.5 to 7.5", or "9.0 or more" for a range without a maximum.
+pub fn range_text(min: Rating, max: Rating) -> String {
+    if max.tenths() == u16::MAX {
+        format!("{min} or more")
+    } else {
+        format!("{min} to {max}")
+    }
 }
 
 /// Which of the generator's limits ended a search that found nothing.

@@ -672,19 +672,28 @@ mod tests {
         let admission = pool.admit(one()).unwrap();
         // More items than a chunk: each answer is its own item's count and budget.
         let lines: Vec<&'static str> = [EASY, HARD].repeat(BATCH_CHUNK + 3);
+        let deadline = Instant::now() + Duration::from_secs(600);
         let answers = pool
-            .run_batch(&admission, lines.clone(), |engine, budget, line| {
-                let counted = engine.count(&puzzle(line), 2, budget).unwrap().count;
-                (line.to_string(), counted, budget.limit(), budget.used())
-            })
+            .run_batch(
+                &admission,
+                lines.clone(),
+                deadline,
+                |engine, budget, line| {
+                    let counted = engine.count(&puzzle(line), 2, budget).unwrap().count;
+                    (line.to_string(), counted, budget.limit(), budget.used())
+                },
+            )
             .await
             .unwrap();
         assert_eq!(answers.value.len(), lines.len());
-        for ((line, count, limit, used), sent) in answers.value.iter().zip(&lines) {
+        for (answer, sent) in answers.value.iter().zip(&lines) {
+            let (line, count, limit, used) = answer.as_ref().expect("answered in time");
             assert_eq!(line, sent);
             assert_eq!((*count, *limit), (1, 100_000));
             if *sent == EASY {
-                assert_eq!(*used, 0, "a fresh budget per item");
+                // An easy puzzle's solve costs a few units: a budget shared with the hard
+                // items before it would show theirs too.
+                assert!(*used < 10, "a fresh budget per item: {used}");
             }
         }
         assert!(answers.elapsed > Duration::ZERO);

@@ -11,6 +11,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use super::wire::ConflictJson;
+use crate::engine::generate::range_text;
 use crate::engine::{
     CageError, Cell, Conflict, Digit, EngineError, Exhausted, GenerateError, ParseError, PlayError,
     PuzzleError, RegionError, RulesError, Stop,
@@ -245,17 +246,22 @@ impl From<EngineError> for Problem {
                 work,
                 limit,
             }) => {
-                let range = if max.tenths() == u16::MAX {
-                    format!("{min} or more")
-                } else {
-                    format!("{min} to {max}")
-                };
+                let range = range_text(min, max);
                 Problem::GenerationFailed {
                     detail: format!(
                         "no puzzle rated {range} was found within this server's generation \
                          {limit} ({ratings} candidate puzzles rated, {work} units of work); try \
                          another seed (or none), or a wider range"
                     ),
+                }
+            }
+            EngineError::NotGenerated(GenerateError::Unreachable { highest, .. }) => {
+                Problem::Unsupported {
+                    detail: format!(
+                        "{err}; ask for a range that starts at {highest} or below (or for a \
+                         level)"
+                    ),
+                    pointer: Some("/rating".into()),
                 }
             }
             EngineError::NotGenerated(GenerateError::Stopped(exhausted)) => exhausted.into(),

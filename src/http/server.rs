@@ -728,6 +728,25 @@ mod tests {
     //! two fixed windows below only ever make a correct server look better.
 
     use super::*;
+
+    #[test]
+    fn hyper_s_own_error_answers_are_told_from_the_service_s() {
+        let date = "date: Wed, 02 Dec 2026 01:43:57 GMT\r\n\r\n";
+        for (status, reason) in [(400, "Bad Request"), (414, "URI Too Long"), (431, "x")] {
+            let head = format!(
+                "HTTP/1.1 {status} {reason}\r\nconnection: close\r\ncontent-length: 0\r\n{date}"
+            );
+            assert_eq!(unparsed_status(head.as_bytes()), Some(status));
+        }
+        // The service's own answers carry a content type, even when empty.
+        let ours = format!(
+            "HTTP/1.1 414 URI Too Long\r\ncontent-type: application/problem+json\r\n\
+             connection: close\r\ncontent-length: 0\r\n{date}"
+        );
+        assert_eq!(unparsed_status(ours.as_bytes()), None);
+        assert_eq!(unparsed_status(b"HTTP/1.1 200 OK\r\n\r\n"), None);
+        assert_eq!(unparsed_status(b"{\"id\": 1}"), None);
+    }
     use axum::routing::get;
     use axum::Extension;
     use tokio::sync::{oneshot, Mutex as AsyncMutex};
