@@ -210,15 +210,7 @@ impl Engine {
         symmetry: Symmetry,
         budget: &Budget,
     ) -> Result<Generated, EngineError> {
-        let highest = Engine::highest_reachable(variant);
-        if *ratings.start() > highest {
-            return Err(EngineError::NotGenerated(GenerateError::Unreachable {
-                kind: variant.map_or("classic", Variant::name),
-                min: *ratings.start(),
-                max: *ratings.end(),
-                highest,
-            }));
-        }
+        Engine::check_reachable(variant, &ratings)?;
         Ok(match variant {
             None => generate::generate_rated(ratings, seed, symmetry, &mut self.classic, budget)?,
             Some(variant) => {
@@ -232,6 +224,24 @@ impl Engine {
     /// ranges aimed above them (`examples/generate_reach.rs`, BENCHMARKS.md): a range that
     /// starts higher is refused at once, since searching for it would only spend the whole
     /// generation budget. Raise it when the generator learns to reach further.
+    /// Refuses, before any work, a range that starts above [`Engine::highest_reachable`]:
+    /// callers check it as they read a request, so such a request never takes a solver thread.
+    pub fn check_reachable(
+        variant: Option<Variant>,
+        ratings: &RangeInclusive<Rating>,
+    ) -> Result<(), EngineError> {
+        let highest = Engine::highest_reachable(variant);
+        if *ratings.start() > highest {
+            return Err(EngineError::NotGenerated(GenerateError::Unreachable {
+                kind: variant.map_or("classic", Variant::name),
+                min: *ratings.start(),
+                max: *ratings.end(),
+                highest,
+            }));
+        }
+        Ok(())
+    }
+
     pub fn highest_reachable(variant: Option<Variant>) -> Rating {
         Rating::from_tenths(match variant {
             None | Some(Variant::Hyper) => 91,

@@ -20,7 +20,7 @@ use std::ops::RangeInclusive;
 use serde_json::Value;
 
 use crate::engine::{
-    stable_hash, Difficulty, Grid, Puzzle, Rating, Symmetry, Variant, GENERATOR_VERSION,
+    stable_hash, Difficulty, Engine, Grid, Puzzle, Rating, Symmetry, Variant, GENERATOR_VERSION,
 };
 
 /// Seeds above this lose precision in JavaScript numbers; generated seeds stay below it so a
@@ -287,7 +287,11 @@ fn wanted(request: &GenerateRequest, source: Source) -> Result<Asked, Problem> {
     let what = match variant {
         // A variant without a level: its minimal puzzle, as fast as it comes.
         Some(variant) if !leveled => Wanted::Unrated(variant),
-        _ => Wanted::Rated(variant, wanted_ratings(request, source)?),
+        _ => {
+            let ratings = wanted_ratings(request, source)?;
+            Engine::check_reachable(variant, &ratings)?;
+            Wanted::Rated(variant, ratings)
+        }
     };
     let symmetry = one_of(
         "symmetry",
