@@ -160,7 +160,7 @@ impl Finder {
                 chains::Level::Nishio => (1_100, 188),
                 chains::Level::Multiple => (720, 120),
                 chains::Level::Dynamic => (650, 166),
-                chains::Level::DynamicPlus => (560, 11),
+                chains::Level::DynamicPlus => (480, 9),
             },
         }
     }

@@ -57,27 +57,27 @@ pub const OPS_PER_UNIT: u64 = 4_000;
 /// cage-sum set is tested in a few instructions.
 mod cost {
     /// One entry of the cage-sum table, built once per solver and side.
-    pub const TABLE: u64 = 12;
+    pub const TABLE: u64 = 9;
     /// One entry of the layout (houses, peers, 45-rule scans), rebuilt per puzzle: the scans
     /// over runs of lines dominate, with a division per cell.
-    pub const LAYOUT: u64 = 16;
+    pub const LAYOUT: u64 = 12;
     /// One cell of a guess (the frame copied, the branch cell chosen).
-    pub const GUESS: u64 = 6;
+    pub const GUESS: u64 = 4;
     /// One peer of a placed cell.
-    pub const PEER: u64 = 24;
+    pub const PEER: u64 = 17;
     /// One cell of a naked-single sweep.
-    pub const SWEEP: u64 = 6;
+    pub const SWEEP: u64 = 4;
     /// One cell of a hidden-single pass over the houses.
-    pub const HIDDEN: u64 = 12;
+    pub const HIDDEN: u64 = 9;
     /// One cell of a cage looked at.
-    pub const CAGE: u64 = 8;
+    pub const CAGE: u64 = 6;
     /// One cell of a cage-sum set tested.
     pub const SET: u64 = 2;
     /// One step of finding where a digit every completion needs can go (and clearing it from
     /// the houses its places share, a cage-membership test per cell).
-    pub const MUST: u64 = 12;
+    pub const MUST: u64 = 9;
     /// One cell of a sum-only region bounded.
-    pub const SUM: u64 = 8;
+    pub const SUM: u64 = 6;
 }
 
 /// Largest leftover of a run of rows or columns kept as a sum region.
