@@ -18,6 +18,7 @@
 //! A chain's rating adds to its base 0.1 per step of [`length_steps`](super::rating) of its
 //! *complexity*: the number of distinct nodes it uses (for several branches, their sum).
 
+mod derivation;
 mod multiple;
 mod nested;
 mod propagate;
@@ -27,7 +28,7 @@ mod unary;
 use crate::engine::board::{CELLS, SIZE};
 use crate::engine::grid::{Cell, Digit};
 
-use super::candidates::{digit, Candidates};
+use super::candidates::{digit, indices_of, Candidates};
 use super::cellset::CellSet;
 use super::Step;
 
@@ -122,6 +123,45 @@ impl Grid {
     pub(crate) fn remove(&mut self, cell: usize, d: usize) {
         self.masks[cell] &= !(1 << d);
         self.cells_with[d].remove(cell);
+    }
+}
+
+/// Which links a search follows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Mode {
+    pub(crate) cell_links: bool,
+    pub(crate) unit_links: bool,
+}
+
+/// Calls `visit` with the nodes that go on when `n` (off) holds in `grid`, without repeats:
+/// the cell's last other digit (cell links), then the digit's last other place in the box,
+/// row and column (unit links).
+pub(crate) fn off_to_on(
+    marks: &Candidates,
+    grid: &Grid,
+    n: Node,
+    mode: Mode,
+    mut visit: impl FnMut(Node),
+) {
+    let (cell, d) = (cell_of(n), digit_of(n));
+    if mode.cell_links && grid.masks[cell].count_ones() == 2 {
+        if let Some(other) = indices_of(grid.masks[cell] & !(1 << d)).next() {
+            visit(node(cell, other, true));
+        }
+    }
+    if mode.unit_links {
+        let g = marks.geometry();
+        let mut seen = CellSet::EMPTY;
+        for unit in g.houses_of(cell) {
+            let others = grid.cells_with[d] & (g.set_of(unit) - CellSet::single(cell));
+            if others.len() == 1 {
+                let other = others.first().unwrap_or(cell);
+                if !seen.contains(other) {
+                    seen.insert(other);
+                    visit(node(other, d, true));
+                }
+            }
+        }
     }
 }
 

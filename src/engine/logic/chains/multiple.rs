@@ -24,7 +24,8 @@ use super::super::candidates::{digit, indices_of, Candidates};
 use super::super::rating::{length_steps, Difficulty};
 use super::super::text::list;
 use super::super::{Step, Technique};
-use super::propagate::{propagate, Propagation, Settings};
+use super::derivation::Propagation;
+use super::propagate::{propagate, Settings};
 use super::{conclusion, describe, is_on, negation, node, Grid, Level, Node, CANDS};
 
 /// What SE does at each level.

@@ -12,7 +12,7 @@ use super::super::cellset::CellSet;
 use super::super::fish::fishes;
 use super::super::intersections::locked_sets;
 use super::super::subsets::{hidden_sets, naked_sets, Subset};
-use super::propagate::Propagation;
+use super::derivation::Propagation;
 use super::{node, Grid, Node};
 
 /// An elimination with the nodes it rests on.

@@ -7,8 +7,7 @@
 //! reachable are skipped without changing which chains are found.
 
 use super::super::candidates::Candidates;
-use super::unary::{off_to_on, Mode};
-use super::{on_to_off, Grid, Node, NODES};
+use super::{off_to_on, on_to_off, Grid, Mode, Node, NODES};
 
 const WORDS: usize = NODES.div_ceil(64);
 

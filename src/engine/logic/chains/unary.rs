@@ -25,15 +25,9 @@ use super::super::rating::{length_steps, Difficulty};
 use super::super::{Step, Technique};
 use super::reach::{any_reached, Reach};
 use super::{
-    cell_of, conclusion, digit_of, is_on, negation, node, on_to_off, Grid, Node, NodeSet, NODES,
+    cell_of, conclusion, digit_of, is_on, negation, node, off_to_on, on_to_off, Grid, Mode, Node,
+    NodeSet, NODES,
 };
-
-/// Which links a search follows.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Mode {
-    pub(crate) cell_links: bool,
-    pub(crate) unit_links: bool,
-}
 
 const X: Mode = Mode {
     cell_links: false,
@@ -47,38 +41,6 @@ const XY: Mode = Mode {
     cell_links: true,
     unit_links: true,
 };
-
-/// Calls `visit` with the nodes that go on when `n` (off) holds in `grid`, without repeats:
-/// the cell's last other digit (cell links), then the digit's last other place in the box,
-/// row and column (unit links).
-pub(crate) fn off_to_on(
-    marks: &Candidates,
-    grid: &Grid,
-    n: Node,
-    mode: Mode,
-    mut visit: impl FnMut(Node),
-) {
-    let (cell, d) = (cell_of(n), digit_of(n));
-    if mode.cell_links && grid.masks[cell].count_ones() == 2 {
-        if let Some(other) = indices_of(grid.masks[cell] & !(1 << d)).next() {
-            visit(node(cell, other, true));
-        }
-    }
-    if mode.unit_links {
-        let g = marks.geometry();
-        let mut seen = CellSet::EMPTY;
-        for unit in g.houses_of(cell) {
-            let others = grid.cells_with[d] & (g.set_of(unit) - CellSet::single(cell));
-            if others.len() == 1 {
-                let other = others.first().unwrap_or(cell);
-                if !seen.contains(other) {
-                    seen.insert(other);
-                    visit(node(other, d, true));
-                }
-            }
-        }
-    }
-}
 
 /// The kind of a unary hint, which fixes its base rating and SE's tie-break key.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
