@@ -18,7 +18,7 @@ use crate::engine::grid::{Cell, Digit};
 
 use super::candidates::{digit, digits_of, indices_of, Candidates};
 use super::cellset::CellSet;
-use super::rating::Difficulty;
+use super::rating::ExactRating;
 use super::text::{capitalize, list};
 use super::{Step, Technique};
 
@@ -53,16 +53,16 @@ impl Wing {
 }
 
 /// The rating of a wing with a set of `size` cells whose largest cell has `largest` digits.
-fn rating(size: usize, largest: u32) -> Difficulty {
+fn rating(size: usize, largest: u32) -> ExactRating {
     let middle_bonus = |max: i32| {
         let middle = (max + 2) / 2;
         ((max - middle) - (middle - largest as i32).abs()) as u32
     };
     match size {
-        3 => Difficulty::new(55, middle_bonus(4)),
-        4 => Difficulty::new(62, middle_bonus(5)),
-        5 => Difficulty::new(66, 0),
-        _ => Difficulty::new(75, 0),
+        3 => ExactRating::new(55, middle_bonus(4)),
+        4 => ExactRating::new(62, middle_bonus(5)),
+        5 => ExactRating::new(66, 0),
+        _ => ExactRating::new(75, 0),
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! SE rates a step by a base value for its technique plus modifiers for its size (chains:
 //! their length). Chains sum those modifiers as floating-point tenths and compare the sums as
-//! such, so [`Difficulty`] keeps that exact value for ordering candidate steps the way SE
+//! such, so [`ExactRating`] keeps that exact value for ordering candidate steps the way SE
 //! does, and [`Rating`] is what is shown: the value rounded to one decimal.
 
 use std::fmt;
@@ -34,20 +34,21 @@ impl fmt::Display for Rating {
     }
 }
 
-/// A step's difficulty as SE computes it: a base plus 0.1 per modifier, added one by one in
-/// floating point. Two steps of "the same" rating can differ in the last bits (6.6 + 0.4 is
-/// not 7.0); SE orders candidate steps by these exact values, and so does the search here.
+/// A step's rating as SE computes it, before rounding: a base plus 0.1 per modifier, added
+/// one by one in floating point. Two steps of "the same" rating can differ in the last bits
+/// (6.6 + 0.4 is not 7.0); SE orders candidate steps by these exact values, and so does the
+/// search here.
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
-pub(crate) struct Difficulty(f64);
+pub(crate) struct ExactRating(f64);
 
-impl Difficulty {
+impl ExactRating {
     /// `base` tenths plus `steps` increments of 0.1.
-    pub(crate) fn new(base_tenths: u16, steps: u32) -> Difficulty {
+    pub(crate) fn new(base_tenths: u16, steps: u32) -> ExactRating {
         let mut value = f64::from(base_tenths) / 10.0;
         for _ in 0..steps {
             value += 0.1;
         }
-        Difficulty(value)
+        ExactRating(value)
     }
 
     pub(crate) fn rating(self) -> Rating {
@@ -96,12 +97,12 @@ mod tests {
     }
 
     #[test]
-    fn difficulties_keep_float_order_but_round_for_display() {
-        let chain = Difficulty::new(66, 4);
-        let cycle = Difficulty::new(70, 0);
+    fn exact_ratings_keep_float_order_but_round_for_display() {
+        let chain = ExactRating::new(66, 4);
+        let cycle = ExactRating::new(70, 0);
         assert_eq!(chain.rating(), cycle.rating());
         // 6.6 + 0.4 in floating point falls just below 7.0, so SE ranks such a chain first.
         assert!(chain < cycle);
-        assert_eq!(Difficulty::new(85, 3).rating(), Rating::from_tenths(88));
+        assert_eq!(ExactRating::new(85, 3).rating(), Rating::from_tenths(88));
     }
 }

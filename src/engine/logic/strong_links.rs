@@ -20,7 +20,7 @@ use crate::engine::grid::Cell;
 use super::candidates::{digit, Candidates};
 use super::cellset::CellSet;
 use super::geometry::{Geometry, BOXES, COLUMNS, ROWS};
-use super::rating::Difficulty;
+use super::rating::ExactRating;
 use super::text::list;
 use super::{Step, Technique};
 
@@ -37,7 +37,7 @@ struct Link {
 struct Chain {
     links: Vec<usize>,
     removed: CellSet,
-    difficulty: Difficulty,
+    exact: ExactRating,
     technique: Technique,
 }
 
@@ -193,7 +193,7 @@ fn links_in(marks: &Candidates, k: usize, d: usize, out: &mut Vec<Link>) {
 }
 
 /// The unit kinds and grouping of a chain decide its rating.
-fn difficulty(g: &Geometry, links: &[Link], base: u16) -> (Difficulty, bool, bool) {
+fn exact_rating(g: &Geometry, links: &[Link], base: u16) -> (ExactRating, bool, bool) {
     let grouped = links.iter().any(|l| l.grouped);
     let has_box = links.iter().any(|l| g.is_box_like(l.unit));
     let has_row = links.iter().any(|l| ROWS.contains(&l.unit));
@@ -216,7 +216,7 @@ fn difficulty(g: &Geometry, links: &[Link], base: u16) -> (Difficulty, bool, boo
             _ => 1,
         }
     };
-    (Difficulty::new(base, steps), grouped, has_box)
+    (ExactRating::new(base, steps), grouped, has_box)
 }
 
 /// The best chain of `count` strong links (2-4) on any digit, by SE's order: easiest, then
@@ -357,8 +357,8 @@ fn extend(
         if let Some(chain) = evaluate(marks, d, links, base, path) {
             let better = best.as_ref().is_none_or(|(_, b)| {
                 chain
-                    .difficulty
-                    .partial_cmp(&b.difficulty)
+                    .exact
+                    .partial_cmp(&b.exact)
                     .unwrap_or(Ordering::Equal)
                     .then(b.removed.len().cmp(&chain.removed.len()))
                     == Ordering::Less
@@ -418,11 +418,11 @@ fn evaluate(
         return None;
     }
     let chain_links: Vec<Link> = path.iter().map(|&(l, _)| links[l]).collect();
-    let (difficulty, grouped, has_box) = difficulty(g, &chain_links, base);
+    let (exact, grouped, has_box) = exact_rating(g, &chain_links, base);
     let technique = match (path.len(), grouped, has_box) {
         (2, true, _) => Technique::EmptyRectangle,
         (2, false, true) => Technique::TurbotFish,
-        (2, false, false) if difficulty == Difficulty::new(base, 0) => Technique::Skyscraper,
+        (2, false, false) if exact == ExactRating::new(base, 0) => Technique::Skyscraper,
         (2, ..) => Technique::TwoStringKite,
         (3, ..) => Technique::ThreeStrongLinks,
         _ => Technique::FourStrongLinks,
@@ -430,7 +430,7 @@ fn evaluate(
     Some(Chain {
         links: path.iter().map(|&(l, _)| links[l].unit).collect(),
         removed,
-        difficulty,
+        exact,
         technique,
     })
 }
@@ -466,7 +466,7 @@ fn chain_step(marks: &Candidates, d: usize, count: usize, chain: Chain) -> Step 
         .collect();
     Step::eliminating(
         chain.technique,
-        chain.difficulty.rating(),
+        chain.exact.rating(),
         chain.removed.marks_of(digit),
         cells,
         vec![digit],

@@ -21,7 +21,7 @@ use std::cmp::Ordering;
 use crate::engine::grid::Cell;
 
 use super::super::candidates::{digit, indices_of, Candidates};
-use super::super::rating::{length_steps, Difficulty};
+use super::super::rating::{length_steps, ExactRating};
 use super::super::text::list;
 use super::super::{Step, Technique};
 use super::derivation::Propagation;
@@ -368,7 +368,7 @@ fn consider(best: &mut Option<Found>, found: Found) {
 
 fn to_step(marks: &Candidates, plan: &Plan, found: Found) -> Step {
     let g = marks.geometry();
-    let difficulty = Difficulty::new(plan.base, length_steps(found.complexity));
+    let exact = ExactRating::new(plan.base, length_steps(found.complexity));
     let (placements, eliminations) = conclusion(marks, found.target);
     let technique = match (plan.technique, found.kind) {
         (Technique::CellForcingChain, Kind::Region) => Technique::RegionForcingChain,
@@ -405,7 +405,7 @@ fn to_step(marks: &Candidates, plan: &Plan, found: Found) -> Step {
     let pos = Cell::from_index(super::cell_of(found.target));
     let mut step = Step::eliminating(
         technique,
-        difficulty.rating(),
+        exact.rating(),
         eliminations,
         vec![pos],
         vec![digit(super::digit_of(found.target))],

@@ -21,7 +21,7 @@ use crate::engine::grid::Cell;
 
 use super::super::candidates::{digit, indices_of, Candidates};
 use super::super::cellset::CellSet;
-use super::super::rating::{length_steps, Difficulty};
+use super::super::rating::{length_steps, ExactRating};
 use super::super::{Step, Technique};
 use super::reach::{any_reached, Reach};
 use super::{
@@ -69,7 +69,7 @@ fn sort_key(mode: Mode) -> u8 {
 
 /// A found hint, comparable in SE's order.
 struct Found {
-    difficulty: Difficulty,
+    exact: ExactRating,
     complexity: usize,
     key: u8,
     kind: Kind,
@@ -79,7 +79,7 @@ struct Found {
     removed: Vec<(usize, usize)>,
 }
 
-fn order(a: (Difficulty, usize, u8), b: (Difficulty, usize, u8)) -> Ordering {
+fn order(a: (ExactRating, usize, u8), b: (ExactRating, usize, u8)) -> Ordering {
     a.0.partial_cmp(&b.0)
         .unwrap_or(Ordering::Equal)
         .then(a.1.cmp(&b.1))
@@ -96,11 +96,11 @@ fn complexity_bound(best: Option<&Found>, kind: Kind, mode: Mode) -> usize {
     while c < MAX {
         let next = c + 1;
         let candidate = (
-            Difficulty::new(base(kind, mode), length_steps(next)),
+            ExactRating::new(base(kind, mode), length_steps(next)),
             next,
             sort_key(mode),
         );
-        if order(candidate, (best.difficulty, best.complexity, best.key)) != Ordering::Less {
+        if order(candidate, (best.exact, best.complexity, best.key)) != Ordering::Less {
             break;
         }
         c = next;
@@ -272,10 +272,7 @@ fn search(
                     let mut path = tree.path(p);
                     path.insert(0, q);
                     chain = Some(Found {
-                        difficulty: Difficulty::new(
-                            base(Kind::Chain, mode),
-                            length_steps(complexity),
-                        ),
+                        exact: ExactRating::new(base(Kind::Chain, mode), length_steps(complexity)),
                         complexity,
                         key: sort_key(mode),
                         kind: Kind::Chain,
@@ -309,7 +306,7 @@ fn search(
         consider(
             best,
             Found {
-                difficulty: Difficulty::new(base(Kind::Cycle, mode), length_steps(complexity)),
+                exact: ExactRating::new(base(Kind::Cycle, mode), length_steps(complexity)),
                 complexity,
                 key: sort_key(mode),
                 kind: Kind::Cycle,
@@ -355,8 +352,8 @@ fn for_each_conjugate(
 fn consider(best: &mut Option<Found>, found: Found) {
     let better = best.as_ref().is_none_or(|b| {
         order(
-            (found.difficulty, found.complexity, found.key),
-            (b.difficulty, b.complexity, b.key),
+            (found.exact, found.complexity, found.key),
+            (b.exact, b.complexity, b.key),
         ) == Ordering::Less
     });
     if better {
@@ -394,7 +391,7 @@ fn to_step(marks: &Candidates, found: Found) -> Step {
         .map(|&n| Cell::from_index(cell_of(n)))
         .collect();
     let digits: Vec<_> = found.path.iter().map(|&n| digit(digit_of(n))).collect();
-    let rating = found.difficulty.rating();
+    let rating = found.exact.rating();
     match found.kind {
         Kind::Cycle => {
             let technique = match (found.mode == XY, found.mode == Y) {

@@ -19,7 +19,7 @@ use crate::engine::grid::Cell;
 use super::super::candidates::{digit, digits_of, indices_of, Candidates};
 use super::super::cellset::CellSet;
 use super::super::geometry::{BOXES, COLUMNS, ROWS};
-use super::super::rating::Difficulty;
+use super::super::rating::ExactRating;
 use super::super::text::list;
 use super::super::{Step, Technique};
 
@@ -106,7 +106,7 @@ pub fn find(marks: &Candidates) -> Option<Step> {
         let cells: Vec<Cell> = bug_cells.iter().map(|&c| Cell::from_index(c)).collect();
         Step::eliminating(
             Technique::BivalueUniversalGrave,
-            Difficulty::new(tenths, steps).rating(),
+            ExactRating::new(tenths, steps).rating(),
             removed
                 .iter()
                 .map(|&(c, d)| (Cell::from_index(c), digit(d)))

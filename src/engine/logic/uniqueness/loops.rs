@@ -19,7 +19,7 @@ use crate::engine::grid::Cell;
 
 use super::super::candidates::{digit, digits_of, indices_of, subsets, Candidates, ALL_DIGITS};
 use super::super::cellset::CellSet;
-use super::super::rating::Difficulty;
+use super::super::rating::ExactRating;
 use super::super::text::list;
 use super::super::{Step, Technique};
 
@@ -40,7 +40,7 @@ struct Found {
     /// The type (1-4), and 0 or 1 to tell the naked and hidden forms of type 3 apart: SE keeps
     /// one conclusion of each form per loop.
     kind: (u8, u8),
-    difficulty: Difficulty,
+    exact: ExactRating,
     removed: Vec<(usize, usize)>,
     pair: (usize, usize),
     what: String,
@@ -71,8 +71,8 @@ pub fn find(marks: &Candidates) -> Option<Step> {
         }
     }
     let best = found.into_iter().min_by(|x, y| {
-        x.difficulty
-            .partial_cmp(&y.difficulty)
+        x.exact
+            .partial_cmp(&y.exact)
             .unwrap_or(Ordering::Equal)
             .then(x.kind.0.cmp(&y.kind.0))
     })?;
@@ -199,7 +199,7 @@ fn conclude(marks: &Candidates, cells: &[usize], (a, b): (usize, usize), found: 
             loop_cells,
             size,
             kind,
-            difficulty: Difficulty::new(45, steps + bonus),
+            exact: ExactRating::new(45, steps + bonus),
             removed,
             pair: (a, b),
             what,
@@ -414,7 +414,7 @@ fn to_step(found: Found) -> Step {
     };
     Step::eliminating(
         technique,
-        found.difficulty.rating(),
+        found.exact.rating(),
         found
             .removed
             .iter()
