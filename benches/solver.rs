@@ -6,8 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use sudoku_service::engine::board::{Board, ClassicPuzzle};
-use sudoku_service::engine::solver::Solver;
+use sudoku_service::engine::classic::{Board, ClassicPuzzle, Solver};
 use sudoku_service::engine::Budget;
 
 const FILES: [&str; 6] = [

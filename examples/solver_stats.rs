@@ -3,8 +3,7 @@
 //!
 //! usage: cargo run --release --example solver_stats -- FILE...
 
-use sudoku_service::engine::board::{Board, ClassicPuzzle};
-use sudoku_service::engine::solver::Solver;
+use sudoku_service::engine::classic::{Board, ClassicPuzzle, Solver};
 use sudoku_service::engine::Budget;
 
 fn main() {

@@ -6,8 +6,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use sudoku_service::engine::board::{Board, ClassicPuzzle};
-use sudoku_service::engine::solver::Solver;
+use sudoku_service::engine::classic::{Board, ClassicPuzzle, Solver};
 use sudoku_service::engine::Budget;
 
 fn load(path: &str) -> Vec<ClassicPuzzle> {

@@ -3,7 +3,7 @@
 //! text forms round-trip.
 
 use proptest::prelude::*;
-use sudoku_service::engine::board::Board;
+use sudoku_service::engine::classic::Board;
 use sudoku_service::engine::{validate, Budget, Counted, Engine, Grid, Puzzle};
 
 const GRID: &str =

@@ -11,7 +11,7 @@ use std::ops::RangeInclusive;
 use super::board::Board;
 use super::budget::{Budget, Exhausted};
 use super::generate::{self, GenerateError, Generated, Symmetry};
-use super::grid::{Grid, Shape};
+use super::grid::Grid;
 use super::logic::{self, Assumptions, Candidates, Geometry, Grade, Hint, Rating};
 use super::marks::Marks;
 use super::puzzle::{Counted, Puzzle, Solution};
@@ -288,12 +288,10 @@ fn classic_pair(board: &Grid, givens: &Grid, rules: &Rules) -> Option<(Board, Bo
     }
 }
 
-/// The shapes the classic-only operations take, for messages that say what to send.
-pub const CLASSIC_SHAPE: Shape = Shape::NINE;
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::grid::Shape;
     use crate::engine::budget::{Cancel, Stop, CHECK_EVERY};
     use crate::engine::grid::{Cell, Digit};
     use crate::engine::rules::Cage;
@@ -440,7 +438,7 @@ mod tests {
 
     #[test]
     fn a_hint_out_of_work_reveals_a_cell_of_the_known_solution() {
-        use crate::engine::logic::RevealWhy;
+        use crate::engine::logic::hint::RevealWhy;
         let mut engine = Engine::new();
         let grid = Grid::from_line(HARD_CLASSIC).unwrap();
         let classic = Rules::classic(Shape::NINE);

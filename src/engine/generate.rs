@@ -152,7 +152,9 @@ const CLIMB_MOVES: u32 = 16;
 const CLIMB_REACH: u16 = 20;
 
 /// A puzzle of `difficulty` (its SE rating in the level's band), determined by `seed` and
-/// `symmetry`. See the module docs for the method and the contract.
+/// `symmetry`. See the module docs for the method and the contract. The engine asks by
+/// rating range ([`generate_rated`]); the tests by level.
+#[cfg(test)]
 pub fn generate(
     difficulty: Difficulty,
     seed: u64,

@@ -24,22 +24,30 @@
 //! cages take the band solver, everything else the general one; the logic and the
 //! generator cover classic puzzles and say so ([`EngineError::Unsupported`]) for others.
 
-pub mod board;
-pub mod budget;
+pub(crate) mod board;
+pub(crate) mod budget;
 pub mod calibration;
-pub mod dispatch;
-pub mod generate;
-pub mod grid;
-pub mod logic;
-pub mod marks;
-pub mod play;
-pub mod puzzle;
-pub mod random;
-pub mod regions;
-pub mod rules;
-pub mod solver;
-pub mod validate;
-pub mod variant;
+pub(crate) mod dispatch;
+pub(crate) mod generate;
+pub(crate) mod grid;
+pub(crate) mod logic;
+pub(crate) mod marks;
+pub(crate) mod play;
+pub(crate) mod puzzle;
+pub(crate) mod random;
+pub(crate) mod regions;
+pub(crate) mod rules;
+pub(crate) mod solver;
+pub(crate) mod validate;
+pub(crate) mod variant;
+
+/// The classic 9x9 fast path itself, for the batch CLI, the benchmarks and the solver's
+/// property tests: the compact board and puzzle and the band solver, which the facade
+/// otherwise keeps to itself (every other engine module is private to the crate).
+pub mod classic {
+    pub use super::board::{Board, ClassicPuzzle, CELLS};
+    pub use super::solver::{Found, Solver};
+}
 
 pub use budget::{Budget, Cancel, Exhausted, Stop};
 pub use dispatch::{Engine, EngineError};

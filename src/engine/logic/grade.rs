@@ -21,8 +21,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+#[cfg(test)]
 use crate::engine::board::ClassicPuzzle;
 use crate::engine::budget::{Budget, Exhausted, Stop};
+#[cfg(test)]
 use crate::engine::solver::Solver;
 
 use super::{Assumptions, Candidates, Rating, Technique};
@@ -203,6 +205,8 @@ impl Grade {
 
 /// Rates `puzzle`: counts its solutions (uniqueness techniques need exactly one), then runs
 /// the logical solver to the end or until stuck; `Err` when `budget` stops either first.
+/// The tests' entry point: the engine grades through [`grade_until_stopped`].
+#[cfg(test)]
 pub fn grade(
     puzzle: &ClassicPuzzle,
     solver: &mut Solver,
@@ -215,6 +219,7 @@ pub fn grade(
 /// Rates `puzzle` under `assume`, stopping as soon as a step is rated above `stop_above` (when
 /// given). The grade then has that step's rating as its bound ([`Stopped::AboveCap`]): a
 /// generator asking "is this puzzle at most 6.5?" or "at least 9.0?" needs no more.
+#[cfg(test)]
 pub(crate) fn grade_with(
     puzzle: &ClassicPuzzle,
     assume: &Assumptions,

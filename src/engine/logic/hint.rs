@@ -112,7 +112,8 @@ impl fmt::Display for Hint {
 
 /// A hint for `board` when only the board is known: its filled cells count as the puzzle.
 /// A wrong entry then usually shows up as [`Hint::Unsolvable`]; pass the original givens to
-/// [`hint_with_givens`] to have the wrong cell named instead.
+/// [`hint_with_givens`] to have the wrong cell named instead. (Used by the tests.)
+#[cfg(test)]
 pub fn hint(board: &Board, solver: &mut Solver, budget: &Budget) -> Result<Hint, Exhausted> {
     hint_with_givens(board, board, solver, budget)
 }

@@ -52,8 +52,12 @@ use crate::engine::validate::Unit;
 
 pub use candidates::Candidates;
 pub use geometry::Geometry;
-pub use grade::{grade, Difficulty, Finish, Grade, Stopped};
-pub use hint::{hint, hint_with_givens, Hint, RevealWhy};
+#[cfg(test)]
+pub use grade::grade;
+pub use grade::{Difficulty, Finish, Grade, Stopped};
+#[cfg(test)]
+pub use hint::hint;
+pub use hint::{hint_with_givens, Hint};
 pub use rating::Rating;
 pub use search::Assumptions;
 
@@ -457,7 +461,9 @@ impl fmt::Display for Step {
 /// The easiest step that applies to `marks` in SE's order, or `None` when no technique makes
 /// progress (the grid is solved, contradictory, or beyond every technique here).
 /// Uniqueness techniques are left out: `marks` alone cannot tell whether the puzzle has one
-/// solution. Use [`Assumptions::next_step`] when that is known.
+/// solution. Use [`Assumptions::next_step`] when that is known. (The tests' entry point;
+/// the engine asks [`Assumptions::next_step`] itself.)
+#[cfg(test)]
 pub fn next_step(marks: &Candidates, budget: &Budget) -> Result<Option<Step>, Exhausted> {
     Assumptions::default().next_step(marks, budget)
 }
