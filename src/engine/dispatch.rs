@@ -291,8 +291,8 @@ fn classic_pair(board: &Grid, givens: &Grid, rules: &Rules) -> Option<(Board, Bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::grid::Shape;
     use crate::engine::budget::{Cancel, Stop, CHECK_EVERY};
+    use crate::engine::grid::Shape;
     use crate::engine::grid::{Cell, Digit};
     use crate::engine::rules::Cage;
     use std::time::Duration;

@@ -13,6 +13,7 @@ use super::budget::{Budget, Exhausted};
 use super::grid::{Cell, Digit, Grid, Shape};
 use super::logic::Candidates;
 use super::rules::Rules;
+use super::sums::digits_of_sums;
 
 /// Cage sums prune the marks on boards up to this side: their combinations are enumerated
 /// as subsets of the digits (2^9 at most per cage).
@@ -59,7 +60,7 @@ impl Marks {
                     .map(|d| u32::from(d.get()))
                     .sum();
                 let open = cells.iter().filter(|&&c| grid.get(c).is_none()).count();
-                allowed &= sum_digits(
+                allowed &= digits_of_sums(
                     all & !placed,
                     open as u32,
                     cage.sum().saturating_sub(placed_sum),
@@ -119,28 +120,6 @@ impl Marks {
     pub fn shape(&self) -> Shape {
         self.shape
     }
-}
-
-/// The digits of `available` that belong to some set of `count` distinct digits from
-/// `available` adding up to `sum`.
-fn sum_digits(available: u32, count: u32, sum: u32) -> u32 {
-    let mut union = 0;
-    let mut subset = available;
-    // Every subset of `available`, by the usual (s - 1) & available walk.
-    loop {
-        if subset.count_ones() == count && digit_sum(subset) == sum {
-            union |= subset;
-        }
-        if subset == 0 {
-            break;
-        }
-        subset = (subset - 1) & available;
-    }
-    union
-}
-
-fn digit_sum(set: u32) -> u32 {
-    (0..32).filter(|i| set >> i & 1 != 0).map(|i| i + 1).sum()
 }
 
 #[cfg(test)]
@@ -221,18 +200,6 @@ mod tests {
         assert_eq!(
             logic.masks, marks.masks,
             "the hints' marks are the player's"
-        );
-    }
-
-    #[test]
-    fn sums_of_distinct_digits() {
-        assert_eq!(sum_digits(0x1FF, 2, 3), 0b11);
-        assert_eq!(sum_digits(0x1FF, 3, 24), 0b1_1100_0000);
-        assert_eq!(sum_digits(0x1FF, 2, 18), 0, "9 + 9 repeats a digit");
-        assert_eq!(
-            sum_digits(0b1_0000_0110, 2, 11),
-            0b1_0000_0010,
-            "2 + 9 only"
         );
     }
 }

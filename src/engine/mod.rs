@@ -38,6 +38,7 @@ pub(crate) mod random;
 pub(crate) mod regions;
 pub(crate) mod rules;
 pub(crate) mod solver;
+pub(crate) mod sums;
 pub(crate) mod validate;
 pub(crate) mod variant;
 

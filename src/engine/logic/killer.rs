@@ -34,6 +34,7 @@ use super::rating::Rating;
 use super::text::{capitalize, list};
 use super::{Step, Technique};
 use crate::engine::board::SIZE;
+use crate::engine::sums::mask_sum;
 
 /// Most open cells a rule-of-45 sum is worked out over: every assignment of their candidates
 /// is tried (9^4 at most).
@@ -143,24 +144,11 @@ fn easiest_other(marks: &Candidates) -> Option<Step> {
     best
 }
 
-/// Sum of the digits of a mask (bit `d` for digit `d + 1`).
-const fn mask_sum(mask: u16) -> u32 {
-    let mut sum = 0;
-    let mut d = 0;
-    while d < 9 {
-        if mask >> d & 1 != 0 {
-            sum += d + 1;
-        }
-        d += 1;
-    }
-    sum
-}
-
 const SUMS: [u8; 512] = {
     let mut sums = [0u8; 512];
     let mut m = 0;
     while m < 512 {
-        sums[m] = mask_sum(m as u16) as u8;
+        sums[m] = mask_sum(m as u32) as u8;
         m += 1;
     }
     sums

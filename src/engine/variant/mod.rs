@@ -8,13 +8,11 @@
 //!
 //! * [`solver`]: the exact [`VariantSolver`] (mask propagation, cage-sum table, 45 rule),
 //!   metered in work units.
-//! * `combos` (private): the table of digit sets by size and sum behind cage pruning.
 //! * [`killer`]: a seeded generator of killer puzzles without givens.
 //! * [`generate`]: seeded Killer, X, Hyper and Jigsaw puzzles with one solution.
 //! * [`hint`]: hints (conflicts, mistakes, singles over the rules' marks, reveals) for every
 //!   puzzle the logic engine does not cover.
 
-mod combos;
 pub mod generate;
 pub mod hint;
 pub mod killer;

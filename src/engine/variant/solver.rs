@@ -17,7 +17,7 @@
 //!    them must appear, so it is placed when one cell is left for it, and removed from the
 //!    row, column or box that all its cells share. A set counts only if
 //!    every empty cell can take one of its digits. The sets come from a table built once per
-//!    solver and shape (`ComboTable` in `combos.rs`).
+//!    solver and shape (`ComboTable` in `engine/sums.rs`).
 //! 4. the "45 rule", applied as extra cages built once per puzzle: in each row, column and
 //!    box, the cells outside the cages lying wholly inside it make up the rest of the unit's
 //!    total (1 + ... + side). On 60 generated killers this cut guesses about sevenfold.
@@ -41,10 +41,10 @@
 
 use std::fmt;
 
-use super::combos::{mask_sum, ComboTable};
 use crate::engine::budget::{Budget, Exhausted, Meter};
 use crate::engine::grid::{Grid, Shape};
 use crate::engine::puzzle::{Counted, Puzzle, Solution, Stats};
+use crate::engine::sums::{mask_sum, ComboTable};
 
 /// Weighted operations per unit of work: about a microsecond of CPU. Each kind of operation
 /// is weighed by what it costs ([`cost`]), in quarter nanoseconds.

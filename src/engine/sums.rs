@@ -1,4 +1,6 @@
-//! Sets of distinct digits by (size, sum): the table behind cage pruning.
+//! The arithmetic of cages, written once for every engine: the sum of a set of digits
+//! ([`mask_sum`]), the digits that can make a sum ([`digits_of_sums`], for pencil marks), and
+//! sets of distinct digits by (size, sum) ([`ComboTable`], for the general solver's pruning).
 //!
 //! A cage with `m` empty cells and remaining sum `r` can be completed only by an `m`-digit set
 //! summing to `r`. The table lists those sets (as masks) once per shape, so pruning during the
@@ -31,14 +33,34 @@ fn binomial(n: u64, k: u64) -> u64 {
     acc
 }
 
-/// Sum of the digits in `mask` (bit `d - 1` = digit `d`).
-pub(crate) fn mask_sum(mut mask: u32) -> u32 {
+/// Sum of the digits in `mask` (bit `d - 1` = digit `d`). A `const fn`, so the logic engine
+/// builds its table of 9x9 sums at compile time.
+pub(crate) const fn mask_sum(mut mask: u32) -> u32 {
     let mut sum = 0;
     while mask != 0 {
         sum += mask.trailing_zeros() + 1;
         mask &= mask - 1;
     }
     sum
+}
+
+/// The digits of `available` that belong to some set of `count` distinct digits from
+/// `available` adding up to `sum`. Walks every subset of `available` (the usual
+/// `(s - 1) & available` walk): callers bound the side (pencil marks prune by sums up to
+/// 16x16).
+pub(crate) fn digits_of_sums(available: u32, count: u32, sum: u32) -> u32 {
+    let mut union = 0;
+    let mut subset = available;
+    loop {
+        if subset.count_ones() == count && mask_sum(subset) == sum {
+            union |= subset;
+        }
+        if subset == 0 {
+            break;
+        }
+        subset = (subset - 1) & available;
+    }
+    union
 }
 
 /// Calls `f(m, set)` for every `m`-digit set of 1..=`side`, m = 1..=`max_size`, using
@@ -164,5 +186,17 @@ mod tests {
         assert!(!ComboTable::build(9, 3).covers(9, 4));
         assert!(ComboTable::build(9, 3).covers(9, 3));
         assert_eq!(mask_sum(0b1_0000_0001), 10);
+    }
+
+    #[test]
+    fn sums_of_distinct_digits() {
+        assert_eq!(digits_of_sums(0x1FF, 2, 3), 0b11);
+        assert_eq!(digits_of_sums(0x1FF, 3, 24), 0b1_1100_0000);
+        assert_eq!(digits_of_sums(0x1FF, 2, 18), 0, "9 + 9 repeats a digit");
+        assert_eq!(
+            digits_of_sums(0b1_0000_0110, 2, 11),
+            0b1_0000_0010,
+            "2 + 9 only"
+        );
     }
 }
