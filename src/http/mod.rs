@@ -128,6 +128,11 @@ pub const ROUTE_PATTERNS: [&str; 14] = [
     "/playground.css",
 ];
 
+/// Whether `route` (a matched pattern) is the batch endpoint, which has its own body limit.
+pub fn is_batch_route(route: &str) -> bool {
+    route == "/solve/batch"
+}
+
 /// The service's router with all middleware, outermost first: CORS, request observation
 /// (id, span, timeout, problem+json for every error, metrics, log), body limit.
 pub fn app(state: AppState, args: &ServeArgs) -> Router {
@@ -166,7 +171,12 @@ fn cors(origins: &[String]) -> CorsLayer {
     let layer = CorsLayer::new()
         .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
         .allow_headers([header::CONTENT_TYPE, observe::X_REQUEST_ID.clone()])
-        .expose_headers([observe::X_REQUEST_ID.clone(), header::RETRY_AFTER])
+        .expose_headers([
+            observe::X_REQUEST_ID.clone(),
+            header::RETRY_AFTER,
+            guard::RATELIMIT_POLICY.clone(),
+            guard::RATELIMIT.clone(),
+        ])
         .max_age(Duration::from_secs(3600));
     if any_origin {
         // Every answer is the same whatever the origin, so there is nothing for a cache to
