@@ -146,7 +146,7 @@ async fn a_generated_variant_posts_back_as_the_script_sends_it() {
         let request = serde_json::json!({"variant": variant, "difficulty": "medium", "seed": 1, "format": "rows"});
         let generated = common::ok_json(common::post(&server, "/generate", request).await).await;
         // Every action sends the board with the answer's rule fields beside it, as they came.
-        let mut body = serde_json::json!({ "board": generated["puzzle"] });
+        let mut body = serde_json::json!({ "board": generated["board"] });
         for field in ["cages", "regions", "diagonals", "windows"] {
             if let Some(rule) = generated.get(field) {
                 body[field] = rule.clone();

@@ -218,3 +218,42 @@ fn every_operation_declares_each_status_it_can_answer_with_its_headers() {
         }
     }
 }
+
+#[test]
+fn info_version_is_the_crate_version() {
+    assert_eq!(spec()["info"]["version"], env!("CARGO_PKG_VERSION"));
+    let changelog =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/CHANGELOG.md")).unwrap();
+    assert!(
+        changelog.contains(&format!("\n## {}\n", env!("CARGO_PKG_VERSION"))),
+        "CHANGELOG.md has no section for {}",
+        env!("CARGO_PKG_VERSION")
+    );
+}
+
+#[test]
+fn no_optional_field_has_a_default() {
+    // openapi-typescript makes a field with a `default` required in the generated type, so
+    // a request body that leaves it out (as the README's do) would not type-check.
+    fn walk(value: &Value, at: &str, found: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                if map.contains_key("default") && map.contains_key("type") {
+                    found.push(at.to_string());
+                }
+                for (key, inner) in map {
+                    walk(inner, &format!("{at}/{}", token(key)), found);
+                }
+            }
+            Value::Array(items) => {
+                for (i, inner) in items.iter().enumerate() {
+                    walk(inner, &format!("{at}/{i}"), found);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    walk(&spec(), "", &mut found);
+    assert!(found.is_empty(), "schemas with a default: {found:?}");
+}

@@ -647,7 +647,7 @@ async function generate() {
   }
   const result = await call('generate');
   if (!result) return;
-  loadPuzzle({ digits: parsePuzzle(result.puzzle.join('')).digits, rules: rulesFrom(result) });
+  loadPuzzle({ digits: parsePuzzle(result.board.join('')).digits, rules: rulesFrom(result) });
   lastAction = 'generate';
   showCurl();
   const again = `(seed ${result.seed}: send it again to get the same puzzle)`;
@@ -655,7 +655,7 @@ async function generate() {
   const kind = result.grade ? `${result.difficulty}${variant}` : variant.trim();
   const cages = rules.cages ? ` and ${plural(rules.cages.length, 'cage')}` : '';
   const graded = result.grade ? `, ${describeGrade(result.grade)}` : '';
-  say('ok', `${article(kind)} ${kind} puzzle with ${result.givens} givens${cages}${graded} ${again}.`);
+  say('ok', `${article(kind)} ${kind} puzzle with ${result.clues} givens${cages}${graded} ${again}.`);
 }
 
 function clearEntries() {

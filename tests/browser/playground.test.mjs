@@ -242,7 +242,7 @@ test('Killer: generate with a seed, see the cages and their sums, solve it withi
   const { page, context, problems } = await openPlayground();
   const answer = await generateVariant(page, 'killer', 7);
   assert.match(await message(page).textContent(),
-    new RegExp(`^A medium Killer puzzle with ${answer.givens} givens and ${answer.cages.length} cages, rated ${answer.grade.rating.toFixed(1)} .* \\(seed 7: `));
+    new RegExp(`^A medium Killer puzzle with ${answer.clues} givens and ${answer.cages.length} cages, rated ${answer.grade.rating.toFixed(1)} .* \\(seed 7: `));
 
   // One sum label per cage, in the cage's first cell in reading order; an outline in every cage cell.
   assert.equal(await page.locator('#grid .cage-sum').count(), answer.cages.length);
@@ -285,15 +285,15 @@ test('Jigsaw: generate, see the region borders, a repeat in a region that is no 
   const { page, context, problems } = await openPlayground();
   const answer = await generateVariant(page, 'jigsaw', 7);
   assert.match(await message(page).textContent(),
-    new RegExp(`^A medium Jigsaw puzzle with ${answer.givens} givens, rated ${answer.grade.rating.toFixed(1)} .* \\(seed 7: `));
-  assert.equal(await page.locator('#grid .cell.given').count(), answer.givens);
+    new RegExp(`^A medium Jigsaw puzzle with ${answer.clues} givens, rated ${answer.grade.rating.toFixed(1)} .* \\(seed 7: `));
+  assert.equal(await page.locator('#grid .cell.given').count(), answer.clues);
   assert.deepEqual(await drawnEdges(page), regionEdges(answer.regions));
   assert.notDeepEqual(regionEdges(answer.regions), regionEdges(BOX_LABELS), 'the regions are not the boxes');
 
   // Two empty cells of one region in different boxes, rows and columns, and a digit that
   // repeats nowhere but in that region: the first cell's digit in the solution.
   const labels = answer.regions.join('');
-  const puzzle = answer.puzzle.join('');
+  const puzzle = answer.board.join('');
   const solution = answer.solution.join('');
   const box = (i) => Math.floor(i / 27) * 3 + Math.floor((i % 9) / 3);
   const seen = (i, digit) => [...puzzle].some((d, j) =>
@@ -330,7 +330,7 @@ test('Jigsaw: generate, see the region borders, a repeat in a region that is no 
   assert.deepEqual(await drawnEdges(page), regionEdges(BOX_LABELS));
   assert.doesNotMatch(await page.locator('#curl').textContent(), /regions/);
   await page.click('#load');
-  assert.equal(await message(page).textContent(), `Loaded a Jigsaw puzzle with ${answer.givens + 2} givens.`);
+  assert.equal(await message(page).textContent(), `Loaded a Jigsaw puzzle with ${answer.clues + 2} givens.`);
   assert.deepEqual(await drawnEdges(page), regionEdges(answer.regions));
   assert.deepEqual(problems, []);
   await context.close();
