@@ -65,13 +65,14 @@ async fn the_script_calls_only_endpoints_that_exist() {
     assert_eq!(
         paths,
         [
-            "/solve",
-            "/validate",
-            "/hint",
-            "/candidates",
-            "/grade",
-            "/generate"
-        ]
+            "/v1/solve",
+            "/v1/validate",
+            "/v1/hint",
+            "/v1/candidates",
+            "/v1/grade",
+            "/v1/generate"
+        ],
+        "the versioned API, not its deprecated aliases"
     );
     // Every body the script's actions send (ACTIONS in playground.js), with the board in the
     // rows form the script uses: the service refuses fields it does not take, so each must
@@ -84,39 +85,39 @@ async fn the_script_calls_only_endpoints_that_exist() {
     entered[0].replace_range(at..=at, &common::SEED_SOLUTION[at..=at]);
     let bodies = [
         (
-            "path: '/solve', body: withRules({ board: boardRows() })",
-            "/solve",
+            "path: '/v1/solve', body: withRules({ board: boardRows() })",
+            "/v1/solve",
             json!({"board": givens}),
         ),
         (
-            "path: '/validate', body: withRules({ board: boardRows() })",
-            "/validate",
+            "path: '/v1/validate', body: withRules({ board: boardRows() })",
+            "/v1/validate",
             json!({"board": entered}),
         ),
         (
             "{ board: boardRows(), givens: givenRows() }",
-            "/hint",
+            "/v1/hint",
             json!({"board": entered, "givens": givens}),
         ),
-        ("{ board: boardRows() }", "/hint", json!({"board": givens})),
+        ("{ board: boardRows() }", "/v1/hint", json!({"board": givens})),
         (
             "{ board: boardRows(), techniques: true }",
-            "/candidates",
+            "/v1/candidates",
             json!({"board": entered, "techniques": true}),
         ),
         (
             "withRules({ board: hasGivens() && hasEntries() ? givenRows() : boardRows() })",
-            "/grade",
+            "/v1/grade",
             json!({"board": givens}),
         ),
         (
             "if (seed !== null && !Number.isNaN(seed)) body.seed = seed;\n  return { ...body, format: 'rows' };",
-            "/generate",
+            "/v1/generate",
             json!({"difficulty": "easy", "seed": 1, "format": "rows"}),
         ),
         (
             "{ ...body, format: 'rows' }",
-            "/generate",
+            "/v1/generate",
             json!({"difficulty": "medium", "format": "rows"}),
         ),
     ];

@@ -257,3 +257,70 @@ fn no_optional_field_has_a_default() {
     walk(&spec(), "", &mut found);
     assert!(found.is_empty(), "schemas with a default: {found:?}");
 }
+
+/// `openapi.json` is the YAML document as JSON (served at `/openapi.json` without a YAML
+/// parser in the binary). `SUDOKU_WRITE_OPENAPI_JSON=1 cargo test --test openapi` rewrites it.
+#[test]
+fn openapi_json_is_the_yaml_document() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json");
+    let expected = serde_json::to_string_pretty(&spec()).unwrap() + "\n";
+    if std::env::var_os("SUDOKU_WRITE_OPENAPI_JSON").is_some() {
+        std::fs::write(path, &expected).unwrap();
+    }
+    let committed = std::fs::read_to_string(path).unwrap();
+    assert!(
+        committed == expected,
+        "openapi.json differs from openapi.yaml: run SUDOKU_WRITE_OPENAPI_JSON=1 cargo test \
+         --test openapi"
+    );
+}
+
+/// Each unversioned path is an alias of its `/v1` twin: the same operations, parameters,
+/// body and answers, marked deprecated, with its own operation id.
+#[test]
+fn every_unversioned_path_is_a_deprecated_alias_of_v1() {
+    let spec = spec();
+    let paths = spec["paths"].as_object().unwrap();
+    let mut aliases = 0;
+    for (path, item) in paths {
+        let Some(unversioned) = path.strip_prefix("/v1") else {
+            continue;
+        };
+        if unversioned == "/capabilities" {
+            assert!(
+                !paths.contains_key(unversioned),
+                "capabilities is new in v1"
+            );
+            continue;
+        }
+        let alias = paths
+            .get(unversioned)
+            .unwrap_or_else(|| panic!("{unversioned}: no alias of {path}"));
+        for (method, operation) in item.as_object().unwrap() {
+            let twin = &alias[method];
+            assert_eq!(twin["deprecated"], true, "{method} {unversioned}");
+            assert_eq!(twin["tags"], json!(["unversioned aliases"]));
+            assert_eq!(
+                twin["operationId"],
+                format!("{}Unversioned", operation["operationId"].as_str().unwrap())
+            );
+            for part in ["parameters", "requestBody", "responses"] {
+                assert_eq!(
+                    twin.get(part),
+                    operation.get(part),
+                    "{method} {unversioned} {part}"
+                );
+            }
+            assert!(operation.get("deprecated").is_none(), "{method} {path}");
+            aliases += 1;
+        }
+    }
+    assert_eq!(aliases, 8, "every API operation has its alias");
+    // Every operation is in a group, so generated clients get one class per group.
+    for (_, method, operation, path) in operations(&spec) {
+        assert!(
+            operation["tags"].as_array().is_some_and(|t| t.len() == 1),
+            "{method} {path}"
+        );
+    }
+}

@@ -412,19 +412,19 @@ function generateBody() {
 
 /** The request each action sends for the board as it is now. */
 const ACTIONS = {
-  solve: () => ({ path: '/solve', body: withRules({ board: boardRows() }) }),
-  validate: () => ({ path: '/validate', body: withRules({ board: boardRows() }) }),
+  solve: () => ({ path: '/v1/solve', body: withRules({ board: boardRows() }) }),
+  validate: () => ({ path: '/v1/validate', body: withRules({ board: boardRows() }) }),
   hint: () => ({
-    path: '/hint',
+    path: '/v1/hint',
     body: withRules(hasGivens() && hasEntries() ? { board: boardRows(), givens: givenRows() } : { board: boardRows() }),
   }),
   candidates: () => ({
-    path: '/candidates',
+    path: '/v1/candidates',
     body: withRules($('techniques').checked ? { board: boardRows(), techniques: true } : { board: boardRows() }),
   }),
   // A game in progress is graded as the puzzle it started from.
-  grade: () => ({ path: '/grade', body: withRules({ board: hasGivens() && hasEntries() ? givenRows() : boardRows() }) }),
-  generate: () => ({ path: '/generate', body: generateBody() }),
+  grade: () => ({ path: '/v1/grade', body: withRules({ board: hasGivens() && hasEntries() ? givenRows() : boardRows() }) }),
+  generate: () => ({ path: '/v1/generate', body: generateBody() }),
 };
 
 const shellQuote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;

@@ -124,7 +124,7 @@ test('type a puzzle, solve it, see the solution; the shown curl command gives th
 
   // The curl command on show is the request just sent; run it for real.
   const command = await page.locator('#curl').textContent();
-  assert.match(command, /^curl -s '.*\/solve' -H 'Content-Type: application\/json' -d /);
+  assert.match(command, /^curl -s '.*\/v1\/solve' -H 'Content-Type: application\/json' -d /);
   assert.ok(command.includes('"9.7.....6"'), 'the command sent the puzzle, not the solution');
   const answer = runShownCurl(command);
   assert.equal(answer.solution.join(''), SOLUTION);
