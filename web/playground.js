@@ -683,11 +683,16 @@ async function copyText(text, what) {
   }
 }
 
+/** The puzzle a first visit opens with, so that every button has something to work on. */
+const SAMPLE_PUZZLE = '9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1';
+
 function init() {
   buildGrid();
   drawRules();
   render();
   showCurl();
+  loadPuzzle(parsePuzzle(SAMPLE_PUZZLE));
+  say('info', 'A sample puzzle is loaded: press Solve, Hint or Candidates, type into the grid, or Generate another.');
   $('solve').addEventListener('click', solve);
   $('validate').addEventListener('click', validate);
   $('hint').addEventListener('click', hint);

@@ -63,8 +63,12 @@ after(async () => {
   server?.kill('SIGTERM');
 });
 
-/** A fresh page on the playground that fails the test on any script error or CSP violation. */
-async function openPlayground(options = {}) {
+/**
+ * A fresh page on the playground that fails the test on any script error or CSP violation;
+ * its grid emptied (Clear all) unless `sample` is asked for: a first visit opens with a sample
+ * puzzle loaded.
+ */
+async function openPlayground(options = {}, { sample = false } = {}) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   const problems = [];
@@ -76,6 +80,7 @@ async function openPlayground(options = {}) {
   const response = await page.goto(`${baseUrl}/`);
   assert.equal(response.status(), 200);
   await page.locator('#grid input').first().waitFor();
+  if (!sample) await page.click('#clear-all');
   return { page, context, problems };
 }
 
@@ -107,6 +112,18 @@ test('the page loads its script and style with a strict CSP and no errors', asyn
   assert.equal(await page.title(), 'sudoku-service playground');
   const gridColumns = await page.locator('#grid').evaluate((el) => getComputedStyle(el).gridTemplateColumns);
   assert.equal(gridColumns.split(' ').length, 9, 'the stylesheet lays the grid out');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a first visit opens with a sample puzzle that solves', async () => {
+  const { page, context, problems } = await openPlayground({}, { sample: true });
+  assert.equal(await boardText(page), PUZZLE);
+  assert.equal(await page.locator('#grid .cell.given').count(), 26);
+  assert.match(await message(page).textContent(), /A sample puzzle is loaded/);
+  await page.click('#solve');
+  await page.locator('#message.ok').waitFor();
+  assert.equal(await boardText(page), SOLUTION);
   assert.deepEqual(problems, []);
   await context.close();
 });
