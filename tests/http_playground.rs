@@ -177,11 +177,52 @@ async fn operators_can_turn_the_playground_off() {
     };
     let server = TestServer::with(args).await;
     let client = reqwest::Client::new();
-    for path in ["/", "/playground.js", "/playground.css"] {
+    for path in [
+        "/",
+        "/playground.js",
+        "/playground.css",
+        "/docs",
+        "/docs/reference.js",
+    ] {
         let response = client.get(server.url(path)).send().await.unwrap();
         assert_eq!(response.status(), 404, "{path}");
     }
     let health = client.get(server.url("/healthz")).send().await.unwrap();
     assert_eq!(health.status(), 200);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_api_reference_is_served_from_the_binary_under_its_policy() {
+    let server = TestServer::start().await;
+    let client = reqwest::Client::new();
+    let page = client.get(server.url("/docs")).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let policy = page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        policy.contains("script-src 'self';") && policy.contains("frame-ancestors 'none'"),
+        "{policy}"
+    );
+    let html = page.text().await.unwrap();
+    // Everything the page loads is on this server: no CDN.
+    for needed in [
+        "/docs/swagger-ui.css",
+        "/docs/swagger-ui-bundle.js",
+        "/docs/reference.js",
+    ] {
+        assert!(html.contains(needed), "{needed}");
+        let asset = client.get(server.url(needed)).send().await.unwrap();
+        assert_eq!(asset.status(), 200, "{needed}");
+        assert_eq!(asset.headers()["content-security-policy"], policy.as_str());
+    }
+    assert!(!html.contains("https://"), "nothing from elsewhere");
+    let script = server.get_text("/docs/reference.js").await;
+    assert!(
+        script.contains("url: '/openapi.json'"),
+        "it reads this server's spec"
+    );
     server.shutdown().await;
 }

@@ -175,7 +175,7 @@ fn expected_statuses(path: &str, method: &str, operation: &Value) -> Vec<&'stati
     if method == "get" && path.ends_with("/generate") {
         statuses.push("422");
     }
-    if ["/", "/playground.js", "/playground.css"].contains(&path) {
+    if ["/", "/playground.js", "/playground.css", "/docs"].contains(&path) {
         statuses.push("404");
     }
     statuses

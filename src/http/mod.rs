@@ -22,6 +22,7 @@ pub mod batch;
 pub mod capabilities;
 pub mod client;
 pub mod config;
+pub mod docs;
 pub mod extract;
 pub mod fair;
 pub mod generate;
@@ -127,7 +128,7 @@ const API_ROUTES: [&str; 7] = [
 /// Every route pattern the service answers (the playground's included): the only values the
 /// `route` metric label takes besides "unmatched". The versioned API first, then its
 /// unversioned aliases, then the operator's and the browser's routes.
-pub const ROUTE_PATTERNS: [&str; 23] = [
+pub const ROUTE_PATTERNS: [&str; 27] = [
     "/v1/solve",
     "/v1/solve/batch",
     "/v1/validate",
@@ -151,6 +152,10 @@ pub const ROUTE_PATTERNS: [&str; 23] = [
     "/",
     "/playground.js",
     "/playground.css",
+    "/docs",
+    "/docs/reference.js",
+    "/docs/swagger-ui-bundle.js",
+    "/docs/swagger-ui.css",
 ];
 
 /// Whether `route` (a matched pattern) is the batch endpoint, which has its own body limit.
@@ -190,7 +195,7 @@ pub fn app(state: AppState, args: &ServeArgs) -> Router {
         .route("/openapi.yaml", get(ops::openapi))
         .route("/openapi.json", get(ops::openapi_json));
     let routes = if args.playground {
-        routes.merge(playground::routes())
+        routes.merge(playground::routes()).merge(docs::routes())
     } else {
         routes
     };

@@ -413,3 +413,23 @@ test('a phone-sized screen: no sideways scrolling, and the grid takes taps and t
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('/docs: the API reference renders this server\'s spec under its CSP, with no errors', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  const response = await page.goto(`${baseUrl}/docs`);
+  assert.equal(response.status(), 200);
+  assert.match(response.headers()['content-security-policy'], /script-src 'self';/);
+  await page.locator('.opblock-summary-path', { hasText: '/v1/solve' }).first().waitFor();
+  assert.ok(await page.locator('.opblock-tag', { hasText: 'unversioned aliases' }).count() === 1);
+  assert.equal(await page.locator('.opblock-tag').count(), 7, 'every endpoint group is listed');
+  await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: false });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
