@@ -13,7 +13,7 @@ RUN mkdir -p src benches \
  && rm -rf src benches
 COPY src ./src
 COPY benches ./benches
-COPY openapi.yaml ./
+COPY openapi.yaml openapi.json ./
 COPY web ./web
 # The same command CI runs; touch so cargo sees the real sources as newer than the stubs.
 RUN touch src/main.rs src/lib.rs && cargo build --release --locked

@@ -68,7 +68,7 @@ def wrong_digits(board, index, solution):
 def play(level, seed):
     start_calls = calls
     game = call("GET", f"/generate?difficulty={level}&seed={seed}&format=line")
-    givens, solution, board = game["puzzle"], game["solution"], game["puzzle"]
+    givens, solution, board = game["board"], game["solution"], game["board"]
     empty = [k for k in range(81) if givens[k] == "."]
     slip_at = empty[len(empty) // 2]
     for index in empty:

@@ -788,3 +788,102 @@ async fn json_logs_carry_the_request_id() {
         "{line}"
     );
 }
+
+#[tokio::test]
+async fn v1_answers_as_its_unversioned_aliases_do_and_says_what_it_speaks() {
+    let server = TestServer::with(ServeArgs {
+        body_limit: 4096,
+        rate_limit: 500,
+        ..ServeArgs::default()
+    })
+    .await;
+    for (path, body) in [
+        ("/solve", json!({ "board": SEED })),
+        ("/validate", json!({ "board": SEED })),
+        ("/grade", json!({ "board": SEED })),
+        ("/hint", json!({ "board": SEED })),
+        ("/candidates", json!({ "board": SEED })),
+        ("/generate", json!({"difficulty": "easy", "seed": 3})),
+        ("/solve/batch", json!([SEED])),
+    ] {
+        let mut versioned =
+            ok_json(post_json(&server, &format!("/v1{path}"), body.clone()).await).await;
+        let mut alias = ok_json(post_json(&server, path, body).await).await;
+        for answer in [&mut versioned, &mut alias] {
+            if let Some(stats) = answer.get_mut("stats") {
+                stats["micros"] = json!(0);
+            }
+        }
+        assert_eq!(versioned, alias, "{path}");
+    }
+    let by_url = client()
+        .get(server.url("/v1/generate?difficulty=easy&seed=3"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(by_url.status(), 200);
+    // Versioned requests have their own metric series.
+    let metrics = server.get_text("/metrics").await;
+    assert!(metrics.contains("route=\"/v1/solve\",method=\"POST\",status=\"200\""));
+    // The batch limit applies under /v1 too: the guard knows the route.
+    let big_batch = vec![SEED; 60];
+    let response = client()
+        .post(server.url("/v1/solve/batch"))
+        .json(&big_batch)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        200,
+        "a batch above --body-limit is not refused"
+    );
+
+    let capabilities = ok_json(
+        client()
+            .get(server.url("/v1/capabilities"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(capabilities["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(capabilities["api_versions"], json!(["v1"]));
+    assert_eq!(
+        capabilities["limits"]["body_bytes"], 4096,
+        "the running config"
+    );
+    assert_eq!(
+        capabilities["limits"]["rate_limit"],
+        json!({"per_second": 500, "burst": 500})
+    );
+    assert_eq!(
+        capabilities["rule_fields"],
+        json!(["cages", "regions", "diagonals", "windows"])
+    );
+    assert_eq!(
+        capabilities["generate"]["variants"],
+        json!(["classic", "killer", "x", "hyper", "jigsaw"])
+    );
+    let missing = client()
+        .get(server.url("/capabilities"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404, "new in v1: no unversioned alias");
+
+    let served = client()
+        .get(server.url("/openapi.json"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(served.headers()[header::CONTENT_TYPE], "application/json");
+    let served: Value = served.json().await.unwrap();
+    let committed: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(served, committed);
+    assert_eq!(served["info"]["version"], env!("CARGO_PKG_VERSION"));
+    server.shutdown().await;
+}

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_solves, client, ok_json, rows, TestServer, HARD, SEED, SEED_SOLUTION};
+use common::{assert_solves, client, ok_json, post, rows, TestServer, HARD, SEED, SEED_SOLUTION};
 use reqwest::header;
 use serde_json::{json, Value};
 
@@ -20,8 +20,19 @@ async fn json_batches_answer_each_item_in_order() {
     assert_eq!(response.status(), 200);
     let items: Vec<Value> = response.json().await.unwrap();
     assert_eq!(items.len(), 6);
-    assert_eq!(items[0], json!({"solution": SEED_SOLUTION, "unique": true}));
+    // Each answer about a puzzle carries its id, the same as /solve gives it.
+    let solved = ok_json(post(&server, "/solve", json!({ "board": SEED })).await).await;
+    assert_eq!(
+        items[0],
+        json!({"id": solved["id"], "solution": SEED_SOLUTION, "unique": true})
+    );
     assert_eq!(items[1]["solution"], json!(rows(SEED_SOLUTION)));
+    assert_eq!(
+        items[1]["id"], solved["id"],
+        "the same puzzle in another form"
+    );
+    // A board that is no puzzle (malformed, clashing givens) has no id.
+    assert_eq!(items[2].get("id"), None, "{}", items[2]);
     assert_eq!(
         items[2]["error"]["type"],
         "urn:sudoku-service:problem:invalid-board"

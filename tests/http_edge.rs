@@ -311,6 +311,75 @@ async fn the_rate_limit_counts_each_client_and_spares_the_probes() {
     server.shutdown().await;
 }
 
+#[tokio::test]
+async fn every_answer_carries_the_ratelimit_headers_when_limiting_is_on() {
+    let server = TestServer::with(ServeArgs {
+        rate_limit: 1,
+        rate_burst: Some(3),
+        ..ServeArgs::default()
+    })
+    .await;
+    let header = |response: &reqwest::Response, name: &str| {
+        response
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
+    };
+    let policy = Some("\"per-client\";q=3;w=3".to_string());
+    // Sent one after another: the bucket of 3 empties (a refill of 1 per second cannot add
+    // a whole place between two requests on loopback often enough to matter: each state is
+    // read from the answer, not assumed).
+    let mut remaining = Vec::new();
+    for _ in 0..5 {
+        let answer = post(&server, "/solve", json!({ "board": SEED })).await;
+        assert_eq!(header(&answer, "ratelimit-policy"), policy, "{answer:?}");
+        let state = header(&answer, "ratelimit").expect("a RateLimit header");
+        let fields: Vec<&str> = state.split(';').collect();
+        assert_eq!(fields[0], "\"per-client\"", "{state}");
+        let r: u32 = fields[1].strip_prefix("r=").unwrap().parse().unwrap();
+        let t: u64 = fields[2].strip_prefix("t=").unwrap().parse().unwrap();
+        if answer.status() == 429 {
+            assert_eq!(r, 0, "{state}");
+            let retry: u64 = header(&answer, "retry-after").unwrap().parse().unwrap();
+            assert_eq!(t, retry, "{state}: reset when the Retry-After says");
+            expect_problem(answer, 429, "too-many-requests").await;
+        } else {
+            assert_eq!(answer.status(), 200);
+            assert!(t <= 3 && (r < 3), "{state}");
+        }
+        remaining.push((r, t));
+    }
+    assert!(
+        remaining.iter().any(|&(r, _)| r == 0),
+        "five requests at a burst of 3 empty the bucket: {remaining:?}"
+    );
+    // Errors carry them too, and the probes the policy alone (they are not counted).
+    let missing = client().get(server.url("/nowhere")).send().await.unwrap();
+    assert_eq!(header(&missing, "ratelimit-policy"), policy);
+    let health = client().get(server.url("/healthz")).send().await.unwrap();
+    assert_eq!(header(&health, "ratelimit-policy"), policy);
+    assert_eq!(header(&health, "ratelimit"), None);
+    // A browser may read them (CORS).
+    let cross_origin = client()
+        .get(server.url("/healthz"))
+        .header("origin", "https://example.com")
+        .send()
+        .await
+        .unwrap();
+    let exposed = header(&cross_origin, "access-control-expose-headers").unwrap();
+    assert!(
+        exposed.contains("ratelimit-policy") && exposed.contains("ratelimit"),
+        "{exposed}"
+    );
+    server.shutdown().await;
+    // With limiting off, neither header.
+    let unlimited = TestServer::start().await;
+    let answer = post(&unlimited, "/solve", json!({ "board": SEED })).await;
+    assert_eq!(header(&answer, "ratelimit-policy"), None);
+    assert_eq!(header(&answer, "ratelimit"), None);
+    unlimited.shutdown().await;
+}
+
 /// What a raw request gets back, as text, once the server has closed the connection.
 async fn raw_answer(server: &TestServer, request: &[u8]) -> String {
     let mut stream = send_raw(server.addr, request).await;

@@ -57,7 +57,7 @@ async fn generate_gives_a_unique_puzzle_of_the_asked_difficulty() {
         assert_eq!(body["grade"]["difficulty"], difficulty);
         let rating = body["grade"]["rating"].as_f64().unwrap();
         assert!((low..=high).contains(&rating), "{difficulty}: {rating}");
-        let puzzle = body["puzzle"].as_str().unwrap();
+        let puzzle = body["board"].as_str().unwrap();
         // Our own /grade agrees with the grade that came with it.
         let graded = ok_json(post(&server, "/grade", json!({"board": puzzle})).await).await;
         assert_eq!(graded["rating"], body["grade"]["rating"]);
@@ -68,7 +68,7 @@ async fn generate_gives_a_unique_puzzle_of_the_asked_difficulty() {
             counted.first.unwrap().to_line(),
             body["solution"].as_str().unwrap()
         );
-        assert_eq!(body["givens"], puzzle.chars().filter(|&c| c != '.').count());
+        assert_eq!(body["clues"], puzzle.chars().filter(|&c| c != '.').count());
     }
     server.shutdown().await;
 }
@@ -79,8 +79,8 @@ async fn generate_is_reproducible_by_seed_and_symmetric_on_request() {
     let ask = json!({"difficulty": "medium", "seed": 123456789, "symmetry": "rotational"});
     let first = ok_json(post(&server, "/generate", ask.clone()).await).await;
     let again = ok_json(post(&server, "/generate", ask).await).await;
-    assert_eq!(first["puzzle"], again["puzzle"]);
-    let rows: Vec<String> = serde_json::from_value(first["puzzle"].clone()).unwrap();
+    assert_eq!(first["board"], again["board"]);
+    let rows: Vec<String> = serde_json::from_value(first["board"].clone()).unwrap();
     let cells: Vec<char> = rows.concat().chars().collect();
     for i in 0..81 {
         assert_eq!(
@@ -92,7 +92,7 @@ async fn generate_is_reproducible_by_seed_and_symmetric_on_request() {
     // JSON Schema's integers include 123456789.0; fractions are refused.
     let float_seed = json!({"difficulty": "medium", "seed": 123456789.0, "symmetry": "rotational"});
     let same = ok_json(post(&server, "/generate", float_seed).await).await;
-    assert_eq!(same["puzzle"], first["puzzle"]);
+    assert_eq!(same["board"], first["board"]);
     let fraction = post(
         &server,
         "/generate",
@@ -102,6 +102,45 @@ async fn generate_is_reproducible_by_seed_and_symmetric_on_request() {
     assert_eq!(fraction.status(), 422);
     let random = ok_json(post(&server, "/generate", json!({"difficulty": "easy"})).await).await;
     assert!(random["seed"].as_u64().unwrap() < (1 << 53));
+    // Seeds beyond JavaScript's safe integers come and go as strings; as a number, such a seed
+    // is refused (a JavaScript client may have rounded it already).
+    let big = "18446744073709551615";
+    let as_text = ok_json(
+        post(
+            &server,
+            "/generate",
+            json!({"difficulty": "easy", "seed": big}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(as_text["seed"], big);
+    let safe = 9_007_199_254_740_991_u64;
+    let at_the_edge = ok_json(
+        post(
+            &server,
+            "/generate",
+            json!({"difficulty": "easy", "seed": safe}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(at_the_edge["seed"], safe);
+    let unsafe_number = post(
+        &server,
+        "/generate",
+        json!({"difficulty": "easy", "seed": safe + 1}),
+    )
+    .await;
+    let problem = expect_problem(unsafe_number, 422, "invalid-request").await;
+    assert_eq!(problem["pointer"], "/seed");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("as a string of digits"),
+        "{problem}"
+    );
 
     let bad = post(&server, "/generate", json!({"difficulty": "insane"})).await;
     assert_eq!(bad.status(), 422);
@@ -121,9 +160,9 @@ async fn generate_takes_a_rating_range() {
     let rating = body["grade"]["rating"].as_f64().unwrap();
     assert!((3.0..=3.4).contains(&rating), "{rating}");
     assert_eq!(body["difficulty"], "hard");
-    assert_eq!(count(body["puzzle"].as_str().unwrap()).count, 1);
+    assert_eq!(count(body["board"].as_str().unwrap()).count, 1);
     let again = ok_json(post(&server, "/generate", asked).await).await;
-    assert_eq!(again["puzzle"], body["puzzle"]);
+    assert_eq!(again["board"], body["board"]);
 
     // The same range in a query string; an open upper end.
     let response = client()
@@ -131,7 +170,7 @@ async fn generate_takes_a_rating_range() {
         .send()
         .await
         .unwrap();
-    assert_eq!(ok_json(response).await["puzzle"], body["puzzle"]);
+    assert_eq!(ok_json(response).await["board"], body["board"]);
     for (query, pointer) in [("rating=x-4", "/rating/min"), ("rating=", "/rating")] {
         let response = client()
             .get(server.url(&format!("/generate?{query}")))

@@ -230,8 +230,8 @@ async fn get_generate_is_cacheable_by_seed_with_an_id() {
         .await,
     )
     .await;
-    assert_eq!(posted["puzzle"], body["puzzle"]);
-    let solved = ok_json(post(&server, "/solve", json!({ "board": body["puzzle"] })).await).await;
+    assert_eq!(posted["board"], body["board"]);
+    let solved = ok_json(post(&server, "/solve", json!({ "board": body["board"] })).await).await;
     assert_eq!(solved["id"], body["id"]);
     // A cache revalidating gets a 304, weak validator or strong, without a generation: the
     // tag comes from the request (the same level by its range shares it).

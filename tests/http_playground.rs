@@ -65,13 +65,14 @@ async fn the_script_calls_only_endpoints_that_exist() {
     assert_eq!(
         paths,
         [
-            "/solve",
-            "/validate",
-            "/hint",
-            "/candidates",
-            "/grade",
-            "/generate"
-        ]
+            "/v1/solve",
+            "/v1/validate",
+            "/v1/hint",
+            "/v1/candidates",
+            "/v1/grade",
+            "/v1/generate"
+        ],
+        "the versioned API, not its deprecated aliases"
     );
     // Every body the script's actions send (ACTIONS in playground.js), with the board in the
     // rows form the script uses: the service refuses fields it does not take, so each must
@@ -84,39 +85,39 @@ async fn the_script_calls_only_endpoints_that_exist() {
     entered[0].replace_range(at..=at, &common::SEED_SOLUTION[at..=at]);
     let bodies = [
         (
-            "path: '/solve', body: withRules({ board: boardRows() })",
-            "/solve",
+            "path: '/v1/solve', body: withRules({ board: boardRows() })",
+            "/v1/solve",
             json!({"board": givens}),
         ),
         (
-            "path: '/validate', body: withRules({ board: boardRows() })",
-            "/validate",
+            "path: '/v1/validate', body: withRules({ board: boardRows() })",
+            "/v1/validate",
             json!({"board": entered}),
         ),
         (
             "{ board: boardRows(), givens: givenRows() }",
-            "/hint",
+            "/v1/hint",
             json!({"board": entered, "givens": givens}),
         ),
-        ("{ board: boardRows() }", "/hint", json!({"board": givens})),
+        ("{ board: boardRows() }", "/v1/hint", json!({"board": givens})),
         (
             "{ board: boardRows(), techniques: true }",
-            "/candidates",
+            "/v1/candidates",
             json!({"board": entered, "techniques": true}),
         ),
         (
             "withRules({ board: hasGivens() && hasEntries() ? givenRows() : boardRows() })",
-            "/grade",
+            "/v1/grade",
             json!({"board": givens}),
         ),
         (
             "if (seed !== null && !Number.isNaN(seed)) body.seed = seed;\n  return { ...body, format: 'rows' };",
-            "/generate",
+            "/v1/generate",
             json!({"difficulty": "easy", "seed": 1, "format": "rows"}),
         ),
         (
             "{ ...body, format: 'rows' }",
-            "/generate",
+            "/v1/generate",
             json!({"difficulty": "medium", "format": "rows"}),
         ),
     ];
@@ -146,7 +147,7 @@ async fn a_generated_variant_posts_back_as_the_script_sends_it() {
         let request = serde_json::json!({"variant": variant, "difficulty": "medium", "seed": 1, "format": "rows"});
         let generated = common::ok_json(common::post(&server, "/generate", request).await).await;
         // Every action sends the board with the answer's rule fields beside it, as they came.
-        let mut body = serde_json::json!({ "board": generated["puzzle"] });
+        let mut body = serde_json::json!({ "board": generated["board"] });
         for field in ["cages", "regions", "diagonals", "windows"] {
             if let Some(rule) = generated.get(field) {
                 body[field] = rule.clone();
@@ -176,11 +177,52 @@ async fn operators_can_turn_the_playground_off() {
     };
     let server = TestServer::with(args).await;
     let client = reqwest::Client::new();
-    for path in ["/", "/playground.js", "/playground.css"] {
+    for path in [
+        "/",
+        "/playground.js",
+        "/playground.css",
+        "/docs",
+        "/docs/reference.js",
+    ] {
         let response = client.get(server.url(path)).send().await.unwrap();
         assert_eq!(response.status(), 404, "{path}");
     }
     let health = client.get(server.url("/healthz")).send().await.unwrap();
     assert_eq!(health.status(), 200);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_api_reference_is_served_from_the_binary_under_its_policy() {
+    let server = TestServer::start().await;
+    let client = reqwest::Client::new();
+    let page = client.get(server.url("/docs")).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let policy = page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        policy.contains("script-src 'self';") && policy.contains("frame-ancestors 'none'"),
+        "{policy}"
+    );
+    let html = page.text().await.unwrap();
+    // Everything the page loads is on this server: no CDN.
+    for needed in [
+        "/docs/swagger-ui.css",
+        "/docs/swagger-ui-bundle.js",
+        "/docs/reference.js",
+    ] {
+        assert!(html.contains(needed), "{needed}");
+        let asset = client.get(server.url(needed)).send().await.unwrap();
+        assert_eq!(asset.status(), 200, "{needed}");
+        assert_eq!(asset.headers()["content-security-policy"], policy.as_str());
+    }
+    assert!(!html.contains("https://"), "nothing from elsewhere");
+    let script = server.get_text("/docs/reference.js").await;
+    assert!(
+        script.contains("url: '/openapi.json'"),
+        "it reads this server's spec"
+    );
     server.shutdown().await;
 }

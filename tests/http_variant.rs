@@ -686,7 +686,7 @@ async fn malformed_rules_are_422_problems_that_name_the_fault() {
 
 /// The puzzle and rule fields of a `/generate` answer, as a request body.
 fn as_request(made: &Value) -> Value {
-    let mut request = json!({"board": made["puzzle"]});
+    let mut request = json!({"board": made["board"]});
     for field in ["cages", "regions", "diagonals", "windows"] {
         if let Some(value) = made.get(field) {
             request[field] = value.clone();
@@ -775,7 +775,7 @@ async fn generated_variants_post_back_to_solve_as_they_are() {
             let again = ok_json(post(&server, "/generate", asked).await).await;
             assert_eq!(again, made, "{variant}: not reproducible");
             // The answer's puzzle and rule fields are a request /solve takes as they are.
-            let mut request = json!({"board": made["puzzle"]});
+            let mut request = json!({"board": made["board"]});
             for field in ["cages", "regions", "diagonals", "windows"] {
                 if let Some(value) = made.get(field) {
                     request[field] = value.clone();
@@ -799,9 +799,9 @@ async fn generated_variants_post_back_to_solve_as_they_are() {
             } else {
                 request.clone()
             };
-            assert_obeys_rules(&checked, &line(&made["puzzle"]), &line(&made["solution"]));
+            assert_obeys_rules(&checked, &line(&made["board"]), &line(&made["solution"]));
             if variant != "killer" {
-                let puzzle = line(&made["puzzle"]);
+                let puzzle = line(&made["board"]);
                 let cells = puzzle.as_bytes();
                 for i in 0..81 {
                     assert_eq!(
@@ -950,7 +950,7 @@ async fn hints_work_for_every_variant() {
             .await,
         )
         .await;
-        let mut request = json!({"board": made["puzzle"]});
+        let mut request = json!({"board": made["board"]});
         for field in ["cages", "regions", "diagonals", "windows"] {
             if let Some(value) = made.get(field) {
                 request[field] = value.clone();
@@ -974,7 +974,7 @@ async fn hints_work_for_every_variant() {
         assert_eq!(hint["id"], made["id"], "{variant}");
 
         // A wrong entry that repeats nothing is named when the givens are sent.
-        let puzzle = made["puzzle"].as_str().unwrap();
+        let puzzle = made["board"].as_str().unwrap();
         let mut named = false;
         for empty in puzzle.match_indices('.').map(|(i, _)| i) {
             for d in (1..=9u8).filter(|&d| b'0' + d != solution[empty]) {

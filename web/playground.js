@@ -412,19 +412,19 @@ function generateBody() {
 
 /** The request each action sends for the board as it is now. */
 const ACTIONS = {
-  solve: () => ({ path: '/solve', body: withRules({ board: boardRows() }) }),
-  validate: () => ({ path: '/validate', body: withRules({ board: boardRows() }) }),
+  solve: () => ({ path: '/v1/solve', body: withRules({ board: boardRows() }) }),
+  validate: () => ({ path: '/v1/validate', body: withRules({ board: boardRows() }) }),
   hint: () => ({
-    path: '/hint',
+    path: '/v1/hint',
     body: withRules(hasGivens() && hasEntries() ? { board: boardRows(), givens: givenRows() } : { board: boardRows() }),
   }),
   candidates: () => ({
-    path: '/candidates',
+    path: '/v1/candidates',
     body: withRules($('techniques').checked ? { board: boardRows(), techniques: true } : { board: boardRows() }),
   }),
   // A game in progress is graded as the puzzle it started from.
-  grade: () => ({ path: '/grade', body: withRules({ board: hasGivens() && hasEntries() ? givenRows() : boardRows() }) }),
-  generate: () => ({ path: '/generate', body: generateBody() }),
+  grade: () => ({ path: '/v1/grade', body: withRules({ board: hasGivens() && hasEntries() ? givenRows() : boardRows() }) }),
+  generate: () => ({ path: '/v1/generate', body: generateBody() }),
 };
 
 const shellQuote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -647,7 +647,7 @@ async function generate() {
   }
   const result = await call('generate');
   if (!result) return;
-  loadPuzzle({ digits: parsePuzzle(result.puzzle.join('')).digits, rules: rulesFrom(result) });
+  loadPuzzle({ digits: parsePuzzle(result.board.join('')).digits, rules: rulesFrom(result) });
   lastAction = 'generate';
   showCurl();
   const again = `(seed ${result.seed}: send it again to get the same puzzle)`;
@@ -655,7 +655,7 @@ async function generate() {
   const kind = result.grade ? `${result.difficulty}${variant}` : variant.trim();
   const cages = rules.cages ? ` and ${plural(rules.cages.length, 'cage')}` : '';
   const graded = result.grade ? `, ${describeGrade(result.grade)}` : '';
-  say('ok', `${article(kind)} ${kind} puzzle with ${result.givens} givens${cages}${graded} ${again}.`);
+  say('ok', `${article(kind)} ${kind} puzzle with ${result.clues} givens${cages}${graded} ${again}.`);
 }
 
 function clearEntries() {
@@ -683,11 +683,16 @@ async function copyText(text, what) {
   }
 }
 
+/** The puzzle a first visit opens with, so that every button has something to work on. */
+const SAMPLE_PUZZLE = '9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1';
+
 function init() {
   buildGrid();
   drawRules();
   render();
   showCurl();
+  loadPuzzle(parsePuzzle(SAMPLE_PUZZLE));
+  say('info', 'A sample puzzle is loaded: press Solve, Hint or Candidates, type into the grid, or Generate another.');
   $('solve').addEventListener('click', solve);
   $('validate').addEventListener('click', validate);
   $('hint').addEventListener('click', hint);

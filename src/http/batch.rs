@@ -19,7 +19,7 @@ use super::pool::{Admission, SolvePool};
 use super::problem::{Problem, ProblemBody, SEND_JSON_HINT};
 use super::wire::{BatchItem, BoardText};
 use super::AppState;
-use crate::engine::{Budget, Engine, Puzzle};
+use crate::engine::{Budget, Engine, Puzzle, Solution};
 
 /// Most puzzles accepted in one batch.
 pub const MAX_BATCH: usize = 10_000;
@@ -46,30 +46,52 @@ type Item = BatchItem<ProblemBody>;
 fn text_line(item: &Item) -> String {
     match item {
         Item::Solved { solution, .. } => solution.to_line(),
-        Item::Failed { error } => format!("error: {}", error.detail),
+        Item::Failed { error, .. } => format!("error: {}", error.detail),
     }
 }
 
-/// Solves one board of a batch (any size; a batch has no cages); a failure becomes the item.
+/// Solves one board of a batch (any size; a batch has no cages); a failure becomes the item,
+/// with the puzzle's id once the board could be read.
 fn solve_item(engine: &mut Engine, budget: &Budget, board: &BoardText) -> Item {
-    solve_board(engine, budget, board).unwrap_or_else(|problem| Item::Failed {
+    let failed = |id: Option<String>, problem: Problem| Item::Failed {
+        id,
         error: problem.body().brief(),
-    })
-}
-
-fn solve_board(engine: &mut Engine, budget: &Budget, board: &BoardText) -> Result<Item, Problem> {
+    };
     // Past the batch's deadline an item does not start (thousands may be left).
-    budget.check()?;
+    if let Err(exhausted) = budget.check() {
+        return failed(None, exhausted.into());
+    }
     // The item is the board: its problems name no field.
     let whole = |problem: Problem| problem.in_field("");
-    let grid = board.parse().map_err(|e| whole(e.into()))?;
-    let puzzle = Puzzle::classic(grid).map_err(|e| whole(e.into()))?;
-    let counted = engine.count(&puzzle, 2, budget)?;
-    let solution = counted.first.as_ref().ok_or(Problem::NoSolution)?;
-    Ok(Item::Solved {
-        solution: board.render(solution.grid()),
-        unique: counted.is_unique(),
-    })
+    let puzzle = match board
+        .parse()
+        .map_err(|e| whole(e.into()))
+        .and_then(|grid| Puzzle::classic(grid).map_err(|e| whole(e.into())))
+    {
+        Ok(puzzle) => puzzle,
+        Err(problem) => return failed(None, problem),
+    };
+    let id = puzzle.id();
+    match solve_puzzle(engine, budget, &puzzle) {
+        Ok(solution) => Item::Solved {
+            id,
+            solution: board.render(solution.0.grid()),
+            unique: solution.1,
+        },
+        Err(problem) => failed(Some(id), problem),
+    }
+}
+
+/// The first solution of `puzzle`, and whether it is the only one.
+fn solve_puzzle(
+    engine: &mut Engine,
+    budget: &Budget,
+    puzzle: &Puzzle,
+) -> Result<(Solution, bool), Problem> {
+    let counted = engine.count(puzzle, 2, budget)?;
+    let unique = counted.is_unique();
+    let solution = counted.first.ok_or(Problem::NoSolution)?;
+    Ok((solution, unique))
 }
 
 pub async fn solve_batch(
@@ -131,6 +153,7 @@ pub async fn solve_batch(
 /// The item of a puzzle not answered by the batch's deadline.
 fn timed_out() -> Item {
     Item::Failed {
+        id: None,
         error: Problem::Timeout.body().brief(),
     }
 }
@@ -167,6 +190,7 @@ fn stream_ndjson(
                         write_json_line(
                             &mut out,
                             &Item::Failed {
+                                id: None,
                                 error: Problem::from(error).body(),
                             },
                         );

@@ -13,7 +13,9 @@ use axum::Json;
 use super::client::Client;
 use super::extract::{ApiJson, ApiQuery};
 use super::problem::Problem;
-use super::wire::{BoardText, GenerateRequest, GenerateResponse, GradeJson, RulesJson};
+use super::wire::{
+    BoardText, GenerateRequest, GenerateResponse, GradeJson, RulesJson, SeedJson, MAX_SAFE_SEED,
+};
 use super::AppState;
 use std::ops::RangeInclusive;
 
@@ -22,10 +24,6 @@ use serde_json::Value;
 use crate::engine::{
     stable_hash, Difficulty, Engine, Grid, Puzzle, Rating, Symmetry, Variant, GENERATOR_VERSION,
 };
-
-/// Seeds above this lose precision in JavaScript numbers; generated seeds stay below it so a
-/// browser can send them back unchanged.
-const MAX_SAFE_SEED: u64 = (1 << 53) - 1;
 
 /// The one of `choices` named `value`, in any case; a problem naming the field and listing
 /// the choices otherwise.
@@ -355,18 +353,18 @@ async fn answer(
     Ok(GenerateResponse {
         id: puzzle.id(),
         variant: variant.map_or("classic", Variant::name),
-        puzzle: render(puzzle.grid()),
+        board: render(puzzle.grid()),
         solution: render(&solution),
         difficulty: grade
             .as_ref()
             .and_then(|g| g.difficulty())
             .map(|d| d.name()),
-        seed,
+        seed: SeedJson(seed),
         symmetry: match symmetry {
             Symmetry::None => "none",
             Symmetry::Rotational => "rotational",
         },
-        givens: puzzle.grid().given_count(),
+        clues: puzzle.grid().given_count(),
         grade: grade.as_ref().map(GradeJson::from),
         rules: RulesJson::new(puzzle.rules(), as_rows),
     })

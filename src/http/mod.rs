@@ -19,8 +19,10 @@
 //! through the pool. [`metrics`], [`observe`]: what operators see; [`server`]: connections.
 
 pub mod batch;
+pub mod capabilities;
 pub mod client;
 pub mod config;
+pub mod docs;
 pub mod extract;
 pub mod fair;
 pub mod generate;
@@ -69,6 +71,8 @@ pub struct Shared {
     /// False once shutdown has begun; `/readyz` reports it.
     pub ready: Arc<AtomicBool>,
     pub request_timeout: Duration,
+    /// What `GET /v1/capabilities` answers: fixed for the server's life.
+    pub capabilities: capabilities::Capabilities,
 }
 
 impl std::ops::Deref for AppState {
@@ -105,13 +109,13 @@ impl AppState {
             ),
             ready: Arc::new(AtomicBool::new(true)),
             request_timeout: args.request_timeout(),
+            capabilities: capabilities::Capabilities::new(args),
         })))
     }
 }
 
-/// Every route pattern the service answers (the playground's included): the only values the
-/// `route` metric label takes besides "unmatched".
-pub const ROUTE_PATTERNS: [&str; 14] = [
+/// The API's routes, answered under `/v1` and, as deprecated aliases, at the root.
+const API_ROUTES: [&str; 7] = [
     "/solve",
     "/solve/batch",
     "/validate",
@@ -119,40 +123,81 @@ pub const ROUTE_PATTERNS: [&str; 14] = [
     "/hint",
     "/candidates",
     "/generate",
+];
+
+/// Every route pattern the service answers (the playground's included): the only values the
+/// `route` metric label takes besides "unmatched". The versioned API first, then its
+/// unversioned aliases, then the operator's and the browser's routes.
+pub const ROUTE_PATTERNS: [&str; 27] = [
+    "/v1/solve",
+    "/v1/solve/batch",
+    "/v1/validate",
+    "/v1/grade",
+    "/v1/hint",
+    "/v1/candidates",
+    "/v1/generate",
+    "/v1/capabilities",
+    API_ROUTES[0],
+    API_ROUTES[1],
+    API_ROUTES[2],
+    API_ROUTES[3],
+    API_ROUTES[4],
+    API_ROUTES[5],
+    API_ROUTES[6],
     "/healthz",
     "/readyz",
     "/metrics",
     "/openapi.yaml",
+    "/openapi.json",
     "/",
     "/playground.js",
     "/playground.css",
+    "/docs",
+    "/docs/reference.js",
+    "/docs/swagger-ui-bundle.js",
+    "/docs/swagger-ui.css",
 ];
 
-/// The service's router with all middleware, outermost first: CORS, request observation
-/// (id, span, timeout, problem+json for every error, metrics, log), body limit.
-pub fn app(state: AppState, args: &ServeArgs) -> Router {
-    let api = Router::new()
-        .route("/solve", post(solve::solve))
+/// Whether `route` (a matched pattern) is the batch endpoint, which has its own body limit.
+pub fn is_batch_route(route: &str) -> bool {
+    route == "/solve/batch" || route == "/v1/solve/batch"
+}
+
+/// The API (puzzle) routes, the same under every prefix they are served at.
+fn api(args: &ServeArgs) -> Router<AppState> {
+    Router::new()
+        .route(API_ROUTES[0], post(solve::solve))
         .route(
-            "/solve/batch",
+            API_ROUTES[1],
             post(batch::solve_batch).layer(DefaultBodyLimit::max(args.batch_body_limit)),
         )
-        .route("/validate", post(solve::validate))
-        .route("/grade", post(logic::grade))
-        .route("/hint", post(logic::hint))
-        .route("/candidates", post(logic::candidates))
+        .route(API_ROUTES[2], post(solve::validate))
+        .route(API_ROUTES[3], post(logic::grade))
+        .route(API_ROUTES[4], post(logic::hint))
+        .route(API_ROUTES[5], post(logic::candidates))
         .route(
-            "/generate",
+            API_ROUTES[6],
             post(generate::generate).get(generate::generate_get),
         )
+}
+
+/// The service's router with all middleware, outermost first: CORS, request observation
+/// (id, span, timeout, problem+json for every error, metrics, log), body limit. The API is
+/// served under `/v1` and, unchanged, at its old unversioned paths (deprecated aliases).
+pub fn app(state: AppState, args: &ServeArgs) -> Router {
+    let v1 = api(args).route("/capabilities", get(capabilities::capabilities));
+    let routes = Router::new()
+        .nest("/v1", v1)
+        .merge(api(args))
         .route("/healthz", get(ops::healthz))
         .route("/readyz", get(ops::readyz))
         .route("/metrics", get(ops::metrics))
-        .route("/openapi.yaml", get(ops::openapi));
+        .route("/openapi.yaml", get(ops::openapi))
+        .route("/openapi.json", get(ops::openapi_json));
     let routes = if args.playground {
-        api.merge(playground::routes())
+        routes.merge(playground::routes()).merge(docs::routes())
     } else {
-        api
+        routes
     };
     routes
         .layer(DefaultBodyLimit::max(args.body_limit))
@@ -166,7 +211,12 @@ fn cors(origins: &[String]) -> CorsLayer {
     let layer = CorsLayer::new()
         .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
         .allow_headers([header::CONTENT_TYPE, observe::X_REQUEST_ID.clone()])
-        .expose_headers([observe::X_REQUEST_ID.clone(), header::RETRY_AFTER])
+        .expose_headers([
+            observe::X_REQUEST_ID.clone(),
+            header::RETRY_AFTER,
+            guard::RATELIMIT_POLICY.clone(),
+            guard::RATELIMIT.clone(),
+        ])
         .max_age(Duration::from_secs(3600));
     if any_origin {
         // Every answer is the same whatever the origin, so there is nothing for a cache to

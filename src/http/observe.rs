@@ -118,7 +118,8 @@ where
 
     let uri = request.uri().clone();
     let in_flight = app.metrics.hold(Gauge::Requests);
-    let response = match app.guard.screen(&request, route) {
+    let (screened, rate) = app.guard.screen(&request, route);
+    let response = match screened {
         Ok(client) => {
             request.extensions_mut().insert(client);
             let answer = tokio::time::timeout(app.request_timeout, inner.call(request))
@@ -144,6 +145,7 @@ where
     drop(in_flight);
     let mut response = as_problem_json(response, uri.path());
     response.headers_mut().insert(X_REQUEST_ID.clone(), id);
+    rate.apply(response.headers_mut());
 
     let elapsed = started.elapsed();
     let status = response.status().as_u16();

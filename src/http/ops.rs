@@ -15,6 +15,11 @@ use super::AppState;
 /// The OpenAPI document, compiled in from the repository's `openapi.yaml`.
 pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
 
+/// The same document as JSON, for tools that take no YAML: `openapi.json` is generated from
+/// the YAML and committed (`tests/openapi.rs` fails when the two differ, and rewrites it with
+/// `SUDOKU_WRITE_OPENAPI_JSON=1`), so the binary needs no YAML parser.
+pub const OPENAPI_JSON: &str = include_str!("../../openapi.json");
+
 /// Liveness: the process is up and its runtime answers.
 pub async fn healthz() -> Json<Value> {
     Json(json!({"status": "ok"}))
@@ -38,4 +43,8 @@ pub async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
 
 pub async fn openapi() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "application/yaml")], OPENAPI_YAML)
+}
+
+pub async fn openapi_json() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI_JSON)
 }

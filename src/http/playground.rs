@@ -40,13 +40,22 @@ pub fn routes() -> Router<AppState> {
         )
 }
 
-/// `no-cache` lets a browser keep a copy but ask again, so an upgraded binary is seen at once.
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
+    page_asset(content_type, CONTENT_SECURITY_POLICY, body)
+}
+
+/// A file of a page for people (the playground's, `/docs`'), under `policy`. `no-cache` lets
+/// a browser keep a copy but ask again, so an upgraded binary is seen at once.
+pub(super) fn page_asset(
+    content_type: &'static str,
+    policy: &'static str,
+    body: &'static str,
+) -> impl IntoResponse {
     (
         [
             (header::CONTENT_TYPE, content_type),
             (header::CACHE_CONTROL, "no-cache"),
-            (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+            (header::CONTENT_SECURITY_POLICY, policy),
             (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
             (header::REFERRER_POLICY, "no-referrer"),
         ],

@@ -886,7 +886,8 @@ pub struct GenerateRequest {
     /// that every malformed shape gets its own message (see `http::generate`).
     #[serde(default)]
     pub rating: Option<serde_json::Value>,
-    /// Same seed, same puzzle. Omitted: a random one, returned in the answer.
+    /// Same seed, same puzzle. Omitted: a random one, returned in the answer. A number up
+    /// to 2^53 - 1 (JavaScript's safe integers), or a string of digits up to 2^64 - 1.
     #[serde(default, deserialize_with = "integral_seed")]
     pub seed: Option<u64>,
     /// `none` (default) or `rotational` (the givens are symmetric under a half turn).
@@ -903,14 +904,16 @@ pub struct GenerateResponse {
     /// The puzzle's id (the same for the same puzzle everywhere).
     pub id: String,
     pub variant: &'static str,
-    pub puzzle: BoardText,
+    /// The puzzle's givens, named as every request names its board.
+    pub board: BoardText,
     pub solution: BoardText,
     /// The level (absent for a variant generated without one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub difficulty: Option<&'static str>,
-    pub seed: u64,
+    pub seed: SeedJson,
     pub symmetry: &'static str,
-    pub givens: usize,
+    /// How many cells are given (`givens` is the givens board everywhere else).
+    pub clues: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grade: Option<GradeJson>,
     /// The puzzle's rules, in the form `/solve` and the other endpoints take them.
@@ -967,6 +970,24 @@ impl RulesJson {
     }
 }
 
+/// Seeds above this lose precision in JavaScript numbers: sent as numbers they are refused
+/// (the client may already have rounded them), and answered as strings.
+pub const MAX_SAFE_SEED: u64 = (1 << 53) - 1;
+
+/// A seed in an answer: a number while JavaScript can hold it exactly, else its digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeedJson(pub u64);
+
+impl Serialize for SeedJson {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.0 <= MAX_SAFE_SEED {
+            serializer.serialize_u64(self.0)
+        } else {
+            serializer.collect_str(&self.0)
+        }
+    }
+}
+
 /// A seed as JSON Schema sees integers: `42` and `42.0` are the same integer, so both are
 /// accepted, and so is `"42"` (a query string has only text); fractions, negatives and values
 /// beyond u64 are not.
@@ -977,7 +998,8 @@ where
     use serde::de::Error;
     let refuse = |got: &dyn fmt::Display| {
         D::Error::custom(format!(
-            "seed must be a whole number from 0 to {}, got {got}",
+            "seed must be a whole number from 0 to {MAX_SAFE_SEED}, or a string of digits up \
+             to {}, got {got}",
             u64::MAX
         ))
     };
@@ -989,23 +1011,38 @@ where
         }
         Some(other) => return Err(refuse(&other)),
     };
-    if let Some(seed) = number.as_u64() {
-        return Ok(Some(seed));
-    }
-    match number.as_f64() {
-        Some(f) if f.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f) => {
-            Ok(Some(f as u64))
+    let seed = match (number.as_u64(), number.as_f64()) {
+        (Some(seed), _) => seed,
+        (None, Some(f)) if f.fract() == 0.0 && (0.0..18_446_744_073_709_551_616.0).contains(&f) => {
+            f as u64
         }
-        _ => Err(refuse(&number)),
+        _ => return Err(refuse(&number)),
+    };
+    if seed > MAX_SAFE_SEED {
+        return Err(D::Error::custom(format!(
+            "seed {number} is above {MAX_SAFE_SEED}, the largest a JavaScript number holds \
+             exactly; send larger seeds (up to {}) as a string of digits",
+            u64::MAX
+        )));
     }
+    Ok(Some(seed))
 }
 
 /// One puzzle's answer in a batch.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum BatchItem<E> {
-    Solved { solution: BoardText, unique: bool },
-    Failed { error: E },
+    Solved {
+        id: String,
+        solution: BoardText,
+        unique: bool,
+    },
+    /// `id` when the board could be read (a puzzle without solution, out of budget).
+    Failed {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        error: E,
+    },
 }
 
 impl SolveResponse {

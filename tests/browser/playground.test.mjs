@@ -63,8 +63,12 @@ after(async () => {
   server?.kill('SIGTERM');
 });
 
-/** A fresh page on the playground that fails the test on any script error or CSP violation. */
-async function openPlayground(options = {}) {
+/**
+ * A fresh page on the playground that fails the test on any script error or CSP violation;
+ * its grid emptied (Clear all) unless `sample` is asked for: a first visit opens with a sample
+ * puzzle loaded.
+ */
+async function openPlayground(options = {}, { sample = false } = {}) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   const problems = [];
@@ -76,6 +80,7 @@ async function openPlayground(options = {}) {
   const response = await page.goto(`${baseUrl}/`);
   assert.equal(response.status(), 200);
   await page.locator('#grid input').first().waitFor();
+  if (!sample) await page.click('#clear-all');
   return { page, context, problems };
 }
 
@@ -111,6 +116,18 @@ test('the page loads its script and style with a strict CSP and no errors', asyn
   await context.close();
 });
 
+test('a first visit opens with a sample puzzle that solves', async () => {
+  const { page, context, problems } = await openPlayground({}, { sample: true });
+  assert.equal(await boardText(page), PUZZLE);
+  assert.equal(await page.locator('#grid .cell.given').count(), 26);
+  assert.match(await message(page).textContent(), /A sample puzzle is loaded/);
+  await page.click('#solve');
+  await page.locator('#message.ok').waitFor();
+  assert.equal(await boardText(page), SOLUTION);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('type a puzzle, solve it, see the solution; the shown curl command gives the same', async () => {
   const { page, context, problems } = await openPlayground();
   await typePuzzle(page, PUZZLE);
@@ -124,7 +141,7 @@ test('type a puzzle, solve it, see the solution; the shown curl command gives th
 
   // The curl command on show is the request just sent; run it for real.
   const command = await page.locator('#curl').textContent();
-  assert.match(command, /^curl -s '.*\/solve' -H 'Content-Type: application\/json' -d /);
+  assert.match(command, /^curl -s '.*\/v1\/solve' -H 'Content-Type: application\/json' -d /);
   assert.ok(command.includes('"9.7.....6"'), 'the command sent the puzzle, not the solution');
   const answer = runShownCurl(command);
   assert.equal(answer.solution.join(''), SOLUTION);
@@ -242,7 +259,7 @@ test('Killer: generate with a seed, see the cages and their sums, solve it withi
   const { page, context, problems } = await openPlayground();
   const answer = await generateVariant(page, 'killer', 7);
   assert.match(await message(page).textContent(),
-    new RegExp(`^A medium Killer puzzle with ${answer.givens} givens and ${answer.cages.length} cages, rated ${answer.grade.rating.toFixed(1)} .* \\(seed 7: `));
+    new RegExp(`^A medium Killer puzzle with ${answer.clues} givens and ${answer.cages.length} cages, rated ${answer.grade.rating.toFixed(1)} .* \\(seed 7: `));
 
   // One sum label per cage, in the cage's first cell in reading order; an outline in every cage cell.
   assert.equal(await page.locator('#grid .cage-sum').count(), answer.cages.length);
@@ -285,15 +302,15 @@ test('Jigsaw: generate, see the region borders, a repeat in a region that is no 
   const { page, context, problems } = await openPlayground();
   const answer = await generateVariant(page, 'jigsaw', 7);
   assert.match(await message(page).textContent(),
-    new RegExp(`^A medium Jigsaw puzzle with ${answer.givens} givens, rated ${answer.grade.rating.toFixed(1)} .* \\(seed 7: `));
-  assert.equal(await page.locator('#grid .cell.given').count(), answer.givens);
+    new RegExp(`^A medium Jigsaw puzzle with ${answer.clues} givens, rated ${answer.grade.rating.toFixed(1)} .* \\(seed 7: `));
+  assert.equal(await page.locator('#grid .cell.given').count(), answer.clues);
   assert.deepEqual(await drawnEdges(page), regionEdges(answer.regions));
   assert.notDeepEqual(regionEdges(answer.regions), regionEdges(BOX_LABELS), 'the regions are not the boxes');
 
   // Two empty cells of one region in different boxes, rows and columns, and a digit that
   // repeats nowhere but in that region: the first cell's digit in the solution.
   const labels = answer.regions.join('');
-  const puzzle = answer.puzzle.join('');
+  const puzzle = answer.board.join('');
   const solution = answer.solution.join('');
   const box = (i) => Math.floor(i / 27) * 3 + Math.floor((i % 9) / 3);
   const seen = (i, digit) => [...puzzle].some((d, j) =>
@@ -330,7 +347,7 @@ test('Jigsaw: generate, see the region borders, a repeat in a region that is no 
   assert.deepEqual(await drawnEdges(page), regionEdges(BOX_LABELS));
   assert.doesNotMatch(await page.locator('#curl').textContent(), /regions/);
   await page.click('#load');
-  assert.equal(await message(page).textContent(), `Loaded a Jigsaw puzzle with ${answer.givens + 2} givens.`);
+  assert.equal(await message(page).textContent(), `Loaded a Jigsaw puzzle with ${answer.clues + 2} givens.`);
   assert.deepEqual(await drawnEdges(page), regionEdges(answer.regions));
   assert.deepEqual(problems, []);
   await context.close();
@@ -393,6 +410,26 @@ test('a phone-sized screen: no sideways scrolling, and the grid takes taps and t
   await page.keyboard.type('7');
   assert.equal(await cell(page, 4, 4).inputValue(), '7');
   await page.screenshot({ path: join(ARTIFACTS, 'phone.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('/docs: the API reference renders this server\'s spec under its CSP, with no errors', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  const response = await page.goto(`${baseUrl}/docs`);
+  assert.equal(response.status(), 200);
+  assert.match(response.headers()['content-security-policy'], /script-src 'self';/);
+  await page.locator('.opblock-summary-path', { hasText: '/v1/solve' }).first().waitFor();
+  assert.ok(await page.locator('.opblock-tag', { hasText: 'unversioned aliases' }).count() === 1);
+  assert.equal(await page.locator('.opblock-tag').count(), 7, 'every endpoint group is listed');
+  await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: false });
   assert.deepEqual(problems, []);
   await context.close();
 });

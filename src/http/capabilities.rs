@@ -1,0 +1,112 @@
+//! `GET /v1/capabilities`: what this server speaks, so that a client can check before it
+//! sends a field or a value a server of another version would refuse (request bodies are
+//! strict: an unknown field is a 422). Built once from the running configuration, so the
+//! limits are the ones this server enforces, not the defaults.
+
+use axum::extract::State;
+use axum::Json;
+use serde::Serialize;
+
+use super::batch::MAX_BATCH;
+use super::guard::{MAX_HEADER_BYTES, MAX_REQUEST_HEADERS, MAX_URI_BYTES};
+use super::wire::MAX_SAFE_SEED;
+use super::{AppState, ServeArgs};
+use crate::engine::{Difficulty, Shape, Variant};
+
+/// The API versions this server answers under `/vN`.
+pub const API_VERSIONS: [&str; 1] = ["v1"];
+
+/// The rule fields every puzzle endpoint takes beside `board`.
+const RULE_FIELDS: [&str; 4] = ["cages", "regions", "diagonals", "windows"];
+
+/// The answer of `GET /v1/capabilities`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Capabilities {
+    /// The server's release (the crate version, `info.version` of its OpenAPI document).
+    pub version: &'static str,
+    pub api_versions: &'static [&'static str],
+    /// Board sizes (the side) `/solve`, `/validate`, `/hint`, `/candidates` take.
+    pub sizes: Vec<usize>,
+    /// The forms a board may be sent in; answers use the form sent.
+    pub board_forms: [&'static str; 3],
+    /// The fields beside `board` that add rules.
+    pub rule_fields: [&'static str; 4],
+    /// Sizes `/grade` and `/generate` cover (and `/candidates` with `techniques`).
+    pub logic_sizes: [usize; 1],
+    pub generate: GenerateCapabilities,
+    pub limits: Limits,
+}
+
+/// What `/generate` can be asked for.
+#[derive(Debug, Clone, Serialize)]
+pub struct GenerateCapabilities {
+    pub variants: Vec<&'static str>,
+    pub difficulties: Vec<&'static str>,
+    pub symmetries: [&'static str; 2],
+    pub formats: [&'static str; 2],
+    /// The largest seed a JSON number may carry; larger ones go as strings of digits.
+    pub max_numeric_seed: u64,
+}
+
+/// The limits this server enforces, as configured.
+#[derive(Debug, Clone, Serialize)]
+pub struct Limits {
+    pub body_bytes: usize,
+    pub batch_body_bytes: usize,
+    pub batch_items: usize,
+    pub work_budget: u64,
+    pub generate_work_budget: u64,
+    pub request_timeout_ms: u64,
+    pub max_headers: usize,
+    pub max_header_bytes: usize,
+    pub max_uri_bytes: usize,
+    /// Requests per second and burst per client, when the operator set a limit.
+    pub rate_limit: Option<RateLimit>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RateLimit {
+    pub per_second: u32,
+    pub burst: u32,
+}
+
+impl Capabilities {
+    pub fn new(args: &ServeArgs) -> Capabilities {
+        let mut variants = vec!["classic"];
+        variants.extend(Variant::ALL.map(Variant::name));
+        Capabilities {
+            version: env!("CARGO_PKG_VERSION"),
+            api_versions: &API_VERSIONS,
+            sizes: Shape::ALL.iter().map(|shape| shape.side()).collect(),
+            board_forms: ["rows", "line", "numbers"],
+            rule_fields: RULE_FIELDS,
+            logic_sizes: [Shape::NINE.side()],
+            generate: GenerateCapabilities {
+                variants,
+                difficulties: Difficulty::ALL.iter().map(|d| d.name()).collect(),
+                symmetries: ["none", "rotational"],
+                formats: ["rows", "line"],
+                max_numeric_seed: MAX_SAFE_SEED,
+            },
+            limits: Limits {
+                body_bytes: args.body_limit,
+                batch_body_bytes: args.batch_body_limit,
+                batch_items: MAX_BATCH,
+                work_budget: args.work_budget,
+                generate_work_budget: args.generate_work_budget,
+                request_timeout_ms: args.request_timeout().as_millis() as u64,
+                max_headers: MAX_REQUEST_HEADERS,
+                max_header_bytes: MAX_HEADER_BYTES,
+                max_uri_bytes: MAX_URI_BYTES,
+                rate_limit: args.rate().map(|(per_second, burst)| RateLimit {
+                    per_second: per_second.get(),
+                    burst: burst.get(),
+                }),
+            },
+        }
+    }
+}
+
+pub async fn capabilities(State(app): State<AppState>) -> Json<Capabilities> {
+    Json(app.capabilities.clone())
+}
