@@ -1,10 +1,10 @@
 //! The facade's types for every size and rule set: [`Puzzle`] (a grid whose givens obey its
 //! [`Rules`]), [`Solution`], [`Counted`] and [`Stats`], and the errors of building a puzzle.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use super::board::{Board, ClassicPuzzle};
-use super::grid::{Cell, Grid, ParseError, Shape};
+use super::grid::{char_of, Cell, Grid, ParseError, Shape};
 use super::rules::{Cage, CageError, Rules, RulesError};
 use super::validate::{conflicts, Conflict};
 
@@ -134,49 +134,95 @@ impl Puzzle {
 
 /// The id [`Puzzle::id`] gives, for any grid and rules, valid or not (an id names what was
 /// sent; it does not vouch for it).
+///
+/// The hash of a canonical text: the grid's one-line form, then the cages, regions,
+/// diagonals and windows. The text is hashed as it is produced, never built: this runs for
+/// nearly every request.
 pub fn puzzle_id(grid: &Grid, rules: &Rules) -> String {
-    let mut canonical = grid.to_line();
+    let mut hash = StableHasher::default();
+    for &value in grid.raw() {
+        // One-line characters are ASCII ('.', digits, letters).
+        hash.write(&[char_of(value) as u8]);
+    }
     // The same cages in any order, their cells in any order, are the same puzzle: each cage
     // is written with its cells in reading order, and the cages by their first cell (cages
     // never share a cell, so that order is total).
-    let mut cages: Vec<(Vec<(usize, usize)>, u32)> = rules
-        .cages()
-        .cages()
-        .iter()
-        .map(|cage| {
-            let mut cells: Vec<(usize, usize)> =
-                cage.cells().iter().map(|c| (c.row(), c.col())).collect();
-            cells.sort_unstable();
-            (cells, cage.sum())
-        })
-        .collect();
-    cages.sort_unstable();
-    for (cells, sum) in cages {
-        canonical.push_str(&format!(";{sum}"));
-        for (row, col) in cells {
-            canonical.push_str(&format!(":{row},{col}"));
+    if !rules.cages().cages().is_empty() {
+        let mut cages: Vec<(Vec<(usize, usize)>, u32)> = rules
+            .cages()
+            .cages()
+            .iter()
+            .map(|cage| {
+                let mut cells: Vec<(usize, usize)> =
+                    cage.cells().iter().map(|c| (c.row(), c.col())).collect();
+                cells.sort_unstable();
+                (cells, cage.sum())
+            })
+            .collect();
+        cages.sort_unstable();
+        for (cells, sum) in cages {
+            let _ = write!(hash, ";{sum}");
+            for (row, col) in cells {
+                let _ = write!(hash, ":{row},{col}");
+            }
         }
     }
     // After the cages, so that classic and Killer ids stay what they were before variants.
     if let Some(regions) = rules.regions() {
-        canonical.push_str(";regions:");
-        canonical.push_str(&regions.to_rows().concat());
+        hash.write(b";regions:");
+        for row in regions.to_rows() {
+            hash.write(row.as_bytes());
+        }
     }
     if rules.diagonals() {
-        canonical.push_str(";diagonals");
+        hash.write(b";diagonals");
     }
     if rules.windows() {
-        canonical.push_str(";windows");
+        hash.write(b";windows");
     }
-    format!("p{:016x}", stable_hash(canonical.as_bytes()))
+    hash.id()
 }
 
 /// 64-bit FNV-1a (Fowler, Noll, Vo): tiny, fixed forever, and good enough for identifiers
 /// (puzzle ids, entity tags) that must be the same on every replica and release.
 pub fn stable_hash(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    let mut hash = StableHasher::default();
+    hash.write(bytes);
+    hash.0
+}
+
+/// [`stable_hash`] fed piece by piece (and by `write!`), without building the text.
+struct StableHasher(u64);
+
+impl Default for StableHasher {
+    fn default() -> Self {
+        StableHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl StableHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    /// "p" and the hash in 16 lowercase hex digits.
+    fn id(&self) -> String {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut text = [b'p'; 17];
+        for (i, digit) in text[1..].iter_mut().enumerate() {
+            *digit = HEX[(self.0 >> (60 - 4 * i) & 0xf) as usize];
+        }
+        text.iter().map(|&b| char::from(b)).collect()
+    }
+}
+
+impl fmt::Write for StableHasher {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.write(text.as_bytes());
+        Ok(())
+    }
 }
 
 /// A full grid that obeys every rule of its puzzle and keeps its givens.
