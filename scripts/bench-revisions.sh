@@ -7,7 +7,7 @@
 #
 # OLD and NEW are git revisions (built once each from `git archive` into
 # target/revisions/COMMIT, with their own target dir and lock file, so the worktree is never
-# touched) or `.` for this worktree's own release build. Each server gets a port from
+# touched), `.` for this worktree's own release build, or the path of a built binary. Each server gets a port from
 # free_port and is waited for on /healthz, so revisions that log differently work alike.
 #
 # usage: scripts/bench-revisions.sh OLD NEW [SECONDS] [ROUNDS] [PUZZLE_FILE]
@@ -29,6 +29,10 @@ source scripts/lib/wrk.sh
 
 # binary_of REV -> path of its release sudoku-service (built if need be)
 binary_of() {
+  if [ -f "$1" ] && [ -x "$1" ]; then
+    echo "$1"
+    return
+  fi
   if [ "$1" = . ]; then
     cargo build --quiet --release --bin sudoku-service >&2
     echo target/release/sudoku-service
