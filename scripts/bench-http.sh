@@ -20,6 +20,7 @@ command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk 
 cargo build --quiet --release --bin sudoku-service --example baseline_server
 
 source scripts/lib/server.sh
+source scripts/lib/wrk.sh
 work=$(mktemp -d)
 cleanup() { kill "${svc_pid:-}" "${base_pid:-}" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
@@ -48,7 +49,6 @@ echo "file: $(basename "$file"), ${secs} s per run, $(nproc) cores, wrk on the s
 echo
 echo "| connections | service 200s/s | p50 ms | p99 ms | p99.9 ms | baseline 200s/s | baseline p50 ms | baseline p99 ms | ratio | p99/p50 | statuses |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
-median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 rounds=${BENCH_ROUNDS:-1}
 for c in ${BENCH_CONNECTIONS:-1 16 64}; do

@@ -9,7 +9,8 @@
 use std::fmt;
 
 use super::grid::{
-    char_of, parse_line_into, parse_rows_into, Cell, Digit, Grid, ParseError, Shape,
+    char_of, parse_line_into, parse_nine_line, parse_rows_into, Cell, Digit, Grid, ParseError,
+    Shape,
 };
 use super::rules::Rules;
 use super::validate::{conflicts, Conflict};
@@ -84,18 +85,11 @@ impl Board {
     pub fn from_line(line: &str) -> Result<Board, ParseError> {
         // Nearly every line is 81 ASCII bytes of `.` and digits: one branch-free pass over
         // the bytes. Anything else takes the character path below, which names the error.
-        if let Ok(bytes) = <&[u8; CELLS]>::try_from(line.as_bytes()) {
-            let mut cells = [0u8; CELLS];
-            let mut invalid = 0u8;
-            for (cell, &byte) in cells.iter_mut().zip(bytes) {
-                let value = byte.wrapping_sub(b'0');
-                let digit = u8::from(value <= 9);
-                invalid |= (digit ^ 1) & u8::from(byte != b'.');
-                *cell = value & digit.wrapping_neg();
-            }
-            if invalid == 0 {
-                return Ok(Board { cells });
-            }
+        if let Some(cells) = <&[u8; CELLS]>::try_from(line.as_bytes())
+            .ok()
+            .and_then(parse_nine_line)
+        {
+            return Ok(Board { cells });
         }
         let found = line.chars().count();
         if found != CELLS {

@@ -1,10 +1,10 @@
 //! The facade's types for every size and rule set: [`Puzzle`] (a grid whose givens obey its
 //! [`Rules`]), [`Solution`], [`Counted`] and [`Stats`], and the errors of building a puzzle.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use super::board::{Board, ClassicPuzzle};
-use super::grid::{Cell, Grid, ParseError, Shape};
+use super::grid::{char_of, Cell, Grid, ParseError, Shape};
 use super::rules::{Cage, CageError, Rules, RulesError};
 use super::validate::{conflicts, Conflict};
 
@@ -50,15 +50,23 @@ impl Puzzle {
     /// error lists every clash.
     pub fn new(grid: Grid, rules: Rules) -> Result<Puzzle, PuzzleError> {
         debug_assert_eq!(grid.shape(), rules.shape());
-        let found = conflicts(&grid, &rules);
-        if !found.is_empty() {
-            return Err(PuzzleError::Conflicts(found));
-        }
-        let classic = if rules.is_classic() {
-            Board::from_grid(&grid).and_then(|b| ClassicPuzzle::new(b).ok())
-        } else {
-            None
+        // Classic 9x9 (nearly every request): the board's branch-free check says whether any
+        // given clashes; only then does the descriptive pass below build the list. Both
+        // check the same rows, columns and boxes, so they agree.
+        let classic = match rules
+            .is_classic()
+            .then(|| Board::from_grid(&grid))
+            .flatten()
+        {
+            Some(board) => ClassicPuzzle::new(board).ok(),
+            None => None,
         };
+        if classic.is_none() {
+            let found = conflicts(&grid, &rules);
+            if !found.is_empty() {
+                return Err(PuzzleError::Conflicts(found));
+            }
+        }
         Ok(Puzzle {
             grid,
             rules,
@@ -126,49 +134,95 @@ impl Puzzle {
 
 /// The id [`Puzzle::id`] gives, for any grid and rules, valid or not (an id names what was
 /// sent; it does not vouch for it).
+///
+/// The hash of a canonical text: the grid's one-line form, then the cages, regions,
+/// diagonals and windows. The text is hashed as it is produced, never built: this runs for
+/// nearly every request.
 pub fn puzzle_id(grid: &Grid, rules: &Rules) -> String {
-    let mut canonical = grid.to_line();
+    let mut hash = StableHasher::default();
+    for &value in grid.raw() {
+        // One-line characters are ASCII ('.', digits, letters).
+        hash.write(&[char_of(value) as u8]);
+    }
     // The same cages in any order, their cells in any order, are the same puzzle: each cage
     // is written with its cells in reading order, and the cages by their first cell (cages
     // never share a cell, so that order is total).
-    let mut cages: Vec<(Vec<(usize, usize)>, u32)> = rules
-        .cages()
-        .cages()
-        .iter()
-        .map(|cage| {
-            let mut cells: Vec<(usize, usize)> =
-                cage.cells().iter().map(|c| (c.row(), c.col())).collect();
-            cells.sort_unstable();
-            (cells, cage.sum())
-        })
-        .collect();
-    cages.sort_unstable();
-    for (cells, sum) in cages {
-        canonical.push_str(&format!(";{sum}"));
-        for (row, col) in cells {
-            canonical.push_str(&format!(":{row},{col}"));
+    if !rules.cages().cages().is_empty() {
+        let mut cages: Vec<(Vec<(usize, usize)>, u32)> = rules
+            .cages()
+            .cages()
+            .iter()
+            .map(|cage| {
+                let mut cells: Vec<(usize, usize)> =
+                    cage.cells().iter().map(|c| (c.row(), c.col())).collect();
+                cells.sort_unstable();
+                (cells, cage.sum())
+            })
+            .collect();
+        cages.sort_unstable();
+        for (cells, sum) in cages {
+            let _ = write!(hash, ";{sum}");
+            for (row, col) in cells {
+                let _ = write!(hash, ":{row},{col}");
+            }
         }
     }
     // After the cages, so that classic and Killer ids stay what they were before variants.
     if let Some(regions) = rules.regions() {
-        canonical.push_str(";regions:");
-        canonical.push_str(&regions.to_rows().concat());
+        hash.write(b";regions:");
+        for row in regions.to_rows() {
+            hash.write(row.as_bytes());
+        }
     }
     if rules.diagonals() {
-        canonical.push_str(";diagonals");
+        hash.write(b";diagonals");
     }
     if rules.windows() {
-        canonical.push_str(";windows");
+        hash.write(b";windows");
     }
-    format!("p{:016x}", stable_hash(canonical.as_bytes()))
+    hash.id()
 }
 
 /// 64-bit FNV-1a (Fowler, Noll, Vo): tiny, fixed forever, and good enough for identifiers
 /// (puzzle ids, entity tags) that must be the same on every replica and release.
 pub fn stable_hash(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    let mut hash = StableHasher::default();
+    hash.write(bytes);
+    hash.0
+}
+
+/// [`stable_hash`] fed piece by piece (and by `write!`), without building the text.
+struct StableHasher(u64);
+
+impl Default for StableHasher {
+    fn default() -> Self {
+        StableHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl StableHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    /// "p" and the hash in 16 lowercase hex digits.
+    fn id(&self) -> String {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut text = [b'p'; 17];
+        for (i, digit) in text[1..].iter_mut().enumerate() {
+            *digit = HEX[(self.0 >> (60 - 4 * i) & 0xf) as usize];
+        }
+        text.iter().map(|&b| char::from(b)).collect()
+    }
+}
+
+impl fmt::Write for StableHasher {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.write(text.as_bytes());
+        Ok(())
+    }
 }
 
 /// A full grid that obeys every rule of its puzzle and keeps its givens.
@@ -267,6 +321,84 @@ mod tests {
         assert_eq!(four.kind(), "4x4");
     }
 
+    /// Ids are promised stable across releases: these were computed by the first
+    /// implementation (a canonical text, then FNV-1a) and must never change.
+    const PINNED: [&str; 8] = [
+        "p5035d5c1621c8239",
+        "peb79efd2ea4eb1ff",
+        "p6917b8828943f14c",
+        "p3ec36ff29f363d42",
+        "p4f853d4bb1d8efc4",
+        "pdca4116e09964b3e",
+        "p7254fe562c5570eb",
+        "pe0f68f2fc4ac1f90",
+    ];
+
+    #[test]
+    fn ids_stay_what_they_were() {
+        use crate::engine::rules::RuleSpec;
+        let line =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let grid = Grid::from_line(line).unwrap();
+        let small = Grid::from_line("1.....3..2......").unwrap();
+        let big = Grid::from_line(&format!("G{}", ".".repeat(255))).unwrap();
+        let cages = vec![
+            Cage {
+                sum: 17,
+                cells: vec![(8, 8), (8, 7)],
+            },
+            Cage {
+                sum: 3,
+                cells: vec![(0, 1), (0, 2)],
+            },
+        ];
+        let jigsaw: Vec<Vec<Option<String>>> = (0..9)
+            .map(|r| {
+                (0..9)
+                    .map(|c| {
+                        Some(format!(
+                            "r{}",
+                            match (r, c) {
+                                (2, 2) => 1,
+                                (0, 3) => 0,
+                                _ => Shape::NINE.box_of(r, c),
+                            }
+                        ))
+                    })
+                    .collect()
+            })
+            .collect();
+        let spec = |regions, diagonals, windows| RuleSpec {
+            regions,
+            diagonals,
+            windows,
+            cages: Vec::new(),
+        };
+        let ids = [
+            puzzle_id(&grid, &Rules::classic(Shape::NINE)),
+            puzzle_id(&small, &Rules::classic(small.shape())),
+            puzzle_id(&big, &Rules::classic(big.shape())),
+            puzzle_id(&grid, &Rules::for_cages(Shape::NINE, cages).unwrap()),
+            puzzle_id(
+                &grid,
+                &Rules::new(Shape::NINE, spec(None, true, true)).unwrap(),
+            ),
+            puzzle_id(
+                &grid,
+                &Rules::new(Shape::NINE, spec(None, true, false)).unwrap(),
+            ),
+            puzzle_id(
+                &grid,
+                &Rules::new(Shape::NINE, spec(None, false, true)).unwrap(),
+            ),
+            puzzle_id(
+                &grid,
+                &Rules::new(Shape::NINE, spec(Some(jigsaw), false, false)).unwrap(),
+            ),
+        ];
+        assert_eq!(ids, PINNED);
+    }
+
     #[test]
     fn an_id_names_the_puzzle_not_how_its_rules_were_written() {
         use crate::engine::rules::RuleSpec;
@@ -305,6 +437,32 @@ mod tests {
             puzzle_id(&grid, &drawn),
             puzzle_id(&grid, &Rules::classic(Shape::NINE))
         );
+    }
+
+    /// The classic fast check and the descriptive pass agree: every single extra given put
+    /// into a valid 9x9 puzzle is accepted exactly when it clashes with nothing, and a
+    /// refusal lists what the descriptive pass finds.
+    #[test]
+    fn a_classic_9x9_puzzle_is_refused_exactly_when_givens_clash() {
+        let line =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        for index in 0..81 {
+            for digit in 1..=9u8 {
+                let mut cells = line.as_bytes().to_vec();
+                cells[index] = b'0' + digit;
+                let grid = Grid::from_line(std::str::from_utf8(&cells).unwrap()).unwrap();
+                let rules = Rules::classic(Shape::NINE);
+                let expected = conflicts(&grid, &rules);
+                match Puzzle::new(grid, rules) {
+                    Ok(puzzle) => {
+                        assert!(expected.is_empty(), "{index} {digit}");
+                        assert!(puzzle.as_classic().is_some());
+                    }
+                    Err(PuzzleError::Conflicts(found)) => assert_eq!(found, expected),
+                    Err(other) => panic!("{other:?}"),
+                }
+            }
+        }
     }
 
     #[test]

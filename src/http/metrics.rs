@@ -6,6 +6,7 @@
 //! route patterns, standard methods, status codes) so a scanner probing random paths cannot
 //! grow the series count.
 
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use prometheus_client::encoding::text::encode;
@@ -54,6 +55,48 @@ pub struct Metrics {
     solves_rejected: Counter,
     budget_exhausted: Counter,
     solves_inline: Counter,
+    /// The request series' handles, looked up in the families once per route (and method).
+    handles: Handles,
+}
+
+/// Methods the `method` label takes (the observe middleware's fixed set).
+const METHODS: [&str; 8] = [
+    "GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE", "PATCH", "other",
+];
+/// Route slots: the service's patterns, then one for anything else ("unmatched").
+const ROUTES: usize = super::ROUTE_PATTERNS.len() + 1;
+
+/// Handles into the request families, resolved on first use: a family lookup hashes the
+/// labels and takes the family's lock, every request, for the same few series. Resolved
+/// lazily so that `/metrics` shows exactly the series that were used, as before. Only 200
+/// answers have a cached counter (nearly every request); other statuses look theirs up.
+#[derive(Debug)]
+struct Handles {
+    ok: [OnceLock<Counter>; ROUTES * METHODS.len()],
+    time: [OnceLock<Histogram>; ROUTES],
+}
+
+impl Default for Handles {
+    fn default() -> Self {
+        Handles {
+            ok: std::array::from_fn(|_| OnceLock::new()),
+            time: std::array::from_fn(|_| OnceLock::new()),
+        }
+    }
+}
+
+fn route_slot(route: &str) -> usize {
+    super::ROUTE_PATTERNS
+        .iter()
+        .position(|&p| p == route)
+        .unwrap_or(ROUTES - 1)
+}
+
+fn method_slot(method: &str) -> usize {
+    METHODS
+        .iter()
+        .position(|&m| m == method)
+        .unwrap_or(METHODS.len() - 1)
 }
 
 impl Default for Metrics {
@@ -127,6 +170,7 @@ impl Default for Metrics {
             solves_rejected,
             budget_exhausted,
             solves_inline,
+            handles: Handles::default(),
         }
     }
 }
@@ -191,15 +235,25 @@ impl Metrics {
         status: u16,
         elapsed: Duration,
     ) {
-        self.requests
-            .get_or_create(&RequestLabels {
-                route,
-                method,
-                status,
+        let labels = RequestLabels {
+            route,
+            method,
+            status,
+        };
+        let slot = route_slot(route);
+        if status == 200 {
+            self.handles.ok[slot * METHODS.len() + method_slot(method)]
+                .get_or_init(|| self.requests.get_or_create(&labels).clone())
+                .inc();
+        } else {
+            self.requests.get_or_create(&labels).inc();
+        }
+        self.handles.time[slot]
+            .get_or_init(|| {
+                self.request_time
+                    .get_or_create(&RouteLabels { route })
+                    .clone()
             })
-            .inc();
-        self.request_time
-            .get_or_create(&RouteLabels { route })
             .observe(elapsed.as_secs_f64());
     }
 
@@ -258,5 +312,28 @@ mod tests {
         }
         drop(guard);
         assert!(metrics.render().lines().any(|l| l == "solves_in_flight 0"));
+    }
+
+    /// The cached handles count into the families' own series: the counts of 200s (cached)
+    /// and other statuses (looked up) add up per series, and unused series stay unlisted.
+    #[test]
+    fn cached_handles_count_into_the_same_series() {
+        let metrics = Metrics::default();
+        for _ in 0..3 {
+            metrics.observe_request("/solve", "POST", 200, Duration::from_micros(50));
+        }
+        metrics.observe_request("/solve", "POST", 422, Duration::from_micros(50));
+        metrics.observe_request("unmatched", "other", 200, Duration::from_micros(50));
+        let text = metrics.render();
+        for line in [
+            "http_requests_total{route=\"/solve\",method=\"POST\",status=\"200\"} 3",
+            "http_requests_total{route=\"/solve\",method=\"POST\",status=\"422\"} 1",
+            "http_requests_total{route=\"unmatched\",method=\"other\",status=\"200\"} 1",
+            "http_request_duration_seconds_count{route=\"/solve\"} 4",
+            "http_request_duration_seconds_count{route=\"unmatched\"} 1",
+        ] {
+            assert!(text.lines().any(|l| l == line), "missing {line} in\n{text}");
+        }
+        assert!(!text.contains("route=\"/grade\""), "{text}");
     }
 }

@@ -8,7 +8,6 @@
 use std::convert::Infallible;
 use std::future::Future;
 use std::hash::{BuildHasher, Hasher};
-use std::io::Write;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
@@ -171,10 +170,28 @@ fn new_request_id() -> HeaderValue {
     let n = SEQUENCE.fetch_add(1, Ordering::Relaxed);
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_u64(n);
-    let mut buffer = [0u8; 40]; // 16 hex digits, '-', at most 20 decimal digits
-    let mut cursor = std::io::Cursor::new(&mut buffer[..]);
-    let _ = write!(cursor, "{:016x}-{n}", hasher.finish());
-    let len = cursor.position() as usize;
+    let mut buffer = [0u8; 37]; // 16 hex digits, '-', at most 20 decimal digits
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let hash = hasher.finish();
+    for (i, digit) in buffer[..16].iter_mut().enumerate() {
+        *digit = HEX[(hash >> (60 - 4 * i) & 0xf) as usize];
+    }
+    buffer[16] = b'-';
+    // The sequence number's decimal digits, written by hand like the hex above: the
+    // formatting machinery cost more than the rest of the id.
+    let mut decimal = [0u8; 20];
+    let (mut rest, mut start) = (n, decimal.len());
+    loop {
+        start -= 1;
+        decimal[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let digits = &decimal[start..];
+    buffer[17..17 + digits.len()].copy_from_slice(digits);
+    let len = 17 + digits.len();
     HeaderValue::from_bytes(&buffer[..len]).unwrap_or_else(|_| HeaderValue::from_static("unknown"))
 }
 
@@ -212,5 +229,16 @@ mod tests {
         let (a, b) = (new_request_id(), new_request_id());
         assert_ne!(a, b);
         assert!(is_acceptable_id(&a));
+        // 16 hex digits, '-', the sequence number in decimal (higher for the second; other
+        // tests may take numbers in between).
+        let text = |v: &HeaderValue| v.to_str().unwrap().to_string();
+        let (a, b) = (text(&a), text(&b));
+        let (hex, seq) = a.split_once('-').unwrap();
+        assert!(
+            hex.len() == 16 && hex.bytes().all(|c| c.is_ascii_hexdigit()),
+            "{a}"
+        );
+        let next: u64 = b.split_once('-').unwrap().1.parse().unwrap();
+        assert!(seq.parse::<u64>().unwrap() < next, "{a} {b}");
     }
 }
