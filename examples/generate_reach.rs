@@ -8,9 +8,7 @@
 //! ```
 
 use sudoku_service::engine::{Budget, Difficulty, Engine, Rating, Symmetry, Variant};
-
-/// The service's default generation budget.
-const GENERATION_BUDGET: u64 = 5_000_000;
+use sudoku_service::http::config::DEFAULT_GENERATE_WORK_BUDGET as GENERATION_BUDGET;
 
 fn main() {
     let mut args = std::env::args().skip(1);

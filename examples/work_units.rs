@@ -22,6 +22,7 @@ use sudoku_service::engine::{
     random_killer, Budget, Cage, Difficulty, Engine, Grid, Puzzle, RuleSpec, Rules, Shape,
     Symmetry, Variant,
 };
+use sudoku_service::http::config::DEFAULT_GENERATE_WORK_BUDGET;
 
 /// One job of a row: what it charged (in thousandths of a unit) and what it cost.
 struct Sample {
@@ -360,7 +361,7 @@ fn generator_rows(seeds: u64) -> Vec<Row> {
         for difficulty in [Difficulty::Medium, Difficulty::Expert, Difficulty::Extreme] {
             let samples = (1..=seeds)
                 .map(|seed| {
-                    measure(&Budget::work(5_000_000), |budget| {
+                    measure(&Budget::work(DEFAULT_GENERATE_WORK_BUDGET), |budget| {
                         let _ = std::hint::black_box(engine.generate(
                             variant,
                             difficulty.ratings(),
