@@ -10,6 +10,7 @@ use std::ops::RangeInclusive;
 
 use super::board::Board;
 use super::budget::{Budget, Exhausted};
+use super::canonical::canonical_form;
 use super::generate::{self, GenerateError, Generated, Symmetry};
 use super::grid::Grid;
 use super::logic::{self, Assumptions, Candidates, Geometry, Grade, Hint, Rating};
@@ -37,6 +38,12 @@ pub enum EngineError {
     /// work budget (or the range is empty). A deadline or cancellation is `Exhausted`.
     #[error(transparent)]
     NotGenerated(GenerateError),
+    /// This operation covers classic 9x9 puzzles only (rows, columns and boxes), for now.
+    #[error("{operation} covers classic 9x9 puzzles (rows, columns and boxes only); this one is {found}")]
+    ClassicOnly {
+        operation: &'static str,
+        found: String,
+    },
     /// The player's board and the original puzzle are not the same size.
     #[error("the board is {board}x{board} but the givens are {givens}x{givens}")]
     SizeMismatch { board: usize, givens: usize },
@@ -67,6 +74,20 @@ impl fmt::Debug for Engine {
 impl Engine {
     pub fn new() -> Engine {
         Engine::default()
+    }
+
+    /// The canonical form of a classic puzzle: the one representative of every puzzle that
+    /// is the same up to the grid's symmetries and a relabelling of the digits (see
+    /// `canonical.rs`), itself a puzzle (its id is the canonical id). Other rule sets are
+    /// [`EngineError::ClassicOnly`]; the search is charged to `budget`.
+    pub fn canonical(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Puzzle, EngineError> {
+        let classic = puzzle
+            .as_classic()
+            .ok_or_else(|| EngineError::ClassicOnly {
+                operation: "the canonical form",
+                found: puzzle.kind(),
+            })?;
+        Ok(Puzzle::from_classic(canonical_form(classic, budget)?))
     }
 
     /// Counts `puzzle`'s solutions up to `limit` (0 counts as 1) under `budget`: the band

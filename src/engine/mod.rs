@@ -27,6 +27,7 @@
 pub(crate) mod board;
 pub(crate) mod budget;
 pub mod calibration;
+pub(crate) mod canonical;
 pub(crate) mod dispatch;
 pub(crate) mod generate;
 pub(crate) mod grid;

@@ -30,11 +30,11 @@ const STREAM_CHUNK: usize = 512;
 const STREAM_SLACK: std::time::Duration = std::time::Duration::from_millis(400);
 
 const NDJSON: &str = "application/x-ndjson";
-const TEXT: &str = "text/plain; charset=utf-8";
+pub(super) const TEXT: &str = "text/plain; charset=utf-8";
 
 /// The formats a batch can come in and go out in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Format {
+pub(super) enum Format {
     Json,
     Text,
     Ndjson,
@@ -105,16 +105,7 @@ pub async fn solve_batch(
         Format::Text => text_boards(&body)?,
         _ => json_boards(&body)?,
     };
-    if boards.len() > MAX_BATCH {
-        return Err(Problem::invalid_at(
-            "",
-            format!(
-                "a batch holds at most {MAX_BATCH} puzzles, this one has {}; send the rest in \
-                 another batch",
-                boards.len()
-            ),
-        ));
-    }
+    check_batch_size(boards.len())?;
     let admission = app.pool.admit(client)?;
     let output = if accepts_ndjson(&headers) {
         Format::Ndjson
@@ -231,7 +222,21 @@ fn write_json_line(out: &mut Vec<u8>, item: &Item) {
     }
 }
 
-fn input_format(headers: &HeaderMap) -> Result<Format, Problem> {
+/// Refuses a batch of more than [`MAX_BATCH`] boards.
+pub(super) fn check_batch_size(boards: usize) -> Result<(), Problem> {
+    if boards > MAX_BATCH {
+        return Err(Problem::invalid_at(
+            "",
+            format!(
+                "a batch holds at most {MAX_BATCH} puzzles, this one has {boards}; send the rest \
+                 in another batch"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn input_format(headers: &HeaderMap) -> Result<Format, Problem> {
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -258,7 +263,7 @@ fn accepts_ndjson(headers: &HeaderMap) -> bool {
         .any(|v| v.to_ascii_lowercase().contains(NDJSON))
 }
 
-fn json_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
+pub(super) fn json_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
     serde_json::from_slice(body).map_err(|err| {
         let detail = format!("the body must be a JSON array of boards: {err}");
         if err.is_data() {
@@ -269,7 +274,7 @@ fn json_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
     })
 }
 
-fn text_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
+pub(super) fn text_boards(body: &[u8]) -> Result<Vec<BoardText>, Problem> {
     let text = std::str::from_utf8(body)
         .map_err(|err| Problem::invalid_at("", format!("the text body is not UTF-8: {err}")))?;
     Ok(text

@@ -19,6 +19,7 @@
 //! through the pool. [`metrics`], [`observe`]: what operators see; [`server`]: connections.
 
 pub mod batch;
+pub mod canonical;
 pub mod capabilities;
 pub mod client;
 pub mod config;
@@ -128,7 +129,7 @@ const API_ROUTES: [&str; 7] = [
 /// Every route pattern the service answers (the playground's included): the only values the
 /// `route` metric label takes besides "unmatched". The versioned API first, then its
 /// unversioned aliases, then the operator's and the browser's routes.
-pub const ROUTE_PATTERNS: [&str; 27] = [
+pub const ROUTE_PATTERNS: [&str; 29] = [
     "/v1/solve",
     "/v1/solve/batch",
     "/v1/validate",
@@ -137,6 +138,8 @@ pub const ROUTE_PATTERNS: [&str; 27] = [
     "/v1/candidates",
     "/v1/generate",
     "/v1/capabilities",
+    "/v1/canonical",
+    "/v1/canonical/batch",
     API_ROUTES[0],
     API_ROUTES[1],
     API_ROUTES[2],
@@ -160,7 +163,10 @@ pub const ROUTE_PATTERNS: [&str; 27] = [
 
 /// Whether `route` (a matched pattern) is the batch endpoint, which has its own body limit.
 pub fn is_batch_route(route: &str) -> bool {
-    route == "/solve/batch" || route == "/v1/solve/batch"
+    matches!(
+        route,
+        "/solve/batch" | "/v1/solve/batch" | "/v1/canonical/batch"
+    )
 }
 
 /// The API (puzzle) routes, the same under every prefix they are served at.
@@ -185,7 +191,14 @@ fn api(args: &ServeArgs) -> Router<AppState> {
 /// (id, span, timeout, problem+json for every error, metrics, log), body limit. The API is
 /// served under `/v1` and, unchanged, at its old unversioned paths (deprecated aliases).
 pub fn app(state: AppState, args: &ServeArgs) -> Router {
-    let v1 = api(args).route("/capabilities", get(capabilities::capabilities));
+    // Endpoints added after v1 was first published live only under /v1.
+    let v1 = api(args)
+        .route("/capabilities", get(capabilities::capabilities))
+        .route("/canonical", post(canonical::canonical))
+        .route(
+            "/canonical/batch",
+            post(canonical::canonical_batch).layer(DefaultBodyLimit::max(args.batch_body_limit)),
+        );
     let routes = Router::new()
         .nest("/v1", v1)
         .merge(api(args))

@@ -1045,6 +1045,34 @@ pub enum BatchItem<E> {
     },
 }
 
+/// The answer of `/v1/canonical`.
+#[derive(Debug, Serialize)]
+pub struct CanonicalResponse {
+    /// The puzzle's id.
+    pub id: String,
+    /// The canonical form, in the form the board was sent in.
+    pub canonical: BoardText,
+    /// The id of the canonical form: the same for every disguise of the puzzle.
+    pub canonical_id: String,
+}
+
+/// One answer of `/v1/canonical/batch`.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum CanonicalItem<E> {
+    Found {
+        id: String,
+        canonical: BoardText,
+        canonical_id: String,
+    },
+    /// `id` when the board could be read.
+    Failed {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        error: E,
+    },
+}
+
 impl SolveResponse {
     /// The answer for a count that found `solution`, in the form `board` was sent in.
     pub fn new(
