@@ -20,6 +20,17 @@ pub const SIZE: usize = 9;
 /// Number of cells in the grid.
 pub const CELLS: usize = SIZE * SIZE;
 
+/// The 6 orders of three things (bands, stacks, the lines of a band or the cells of a box's
+/// row), in lexicographic order.
+pub(crate) const ORDERS_OF_THREE: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// How a cell is addressed on the classic board: by its index in reading order (0-80), and
 /// its box (0-8). Only for cells of a 9x9 board, which is all the classic engines ever make.
 impl Cell {

@@ -32,18 +32,9 @@
 //! diagonals or windows must map onto themselves), and a Killer's cages would have to be
 //! carried along; those are refused by the facade until they have forms of their own.
 
-use super::board::{Board, ClassicPuzzle, CELLS, SIZE};
+use super::board::{Board, ClassicPuzzle, CELLS, ORDERS_OF_THREE, SIZE};
 use super::budget::{Budget, Exhausted, Meter};
-
-/// The 6 orders of three things, the stacks' and bands' and a group's.
-const ORDERS_OF_THREE: [[u8; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
+use super::random::SplitMix64;
 
 /// The canonical form of a valid classic puzzle (see the module docs). Puzzles that are the
 /// same up to symmetry and relabelling, and only those, have the same form; the form is
@@ -60,6 +51,49 @@ pub fn canonical_form(puzzle: &ClassicPuzzle, budget: &Budget) -> Result<Classic
 /// Rows the search reads per work unit (a unit is about a microsecond of CPU), measured by
 /// `examples/canonical_bench.rs`.
 pub(crate) const ROWS_PER_UNIT: u64 = 8;
+
+/// `cells` in a random disguise: a random element of the classic symmetry group (bands and
+/// the rows in each, stacks and the columns in each, shuffled; transposed or not) and a
+/// random relabelling of the digits. What the generators shuffle a grid with, and what the
+/// tests disguise puzzles with.
+pub(crate) fn random_disguise(cells: &[u8; CELLS], random: &mut SplitMix64) -> [u8; CELLS] {
+    let mut relabel: Vec<u8> = (1..=9).collect();
+    random.shuffle(&mut relabel);
+    let rows = band_order(random);
+    let cols = band_order(random);
+    let transpose = random.below(2) == 1;
+    let mut out = [0u8; CELLS];
+    for r in 0..SIZE {
+        for c in 0..SIZE {
+            let (from_row, from_col) = if transpose {
+                (cols[c], rows[r])
+            } else {
+                (rows[r], cols[c])
+            };
+            out[r * SIZE + c] = match cells[from_row * SIZE + from_col] {
+                0 => 0,
+                digit => relabel[usize::from(digit) - 1],
+            };
+        }
+    }
+    out
+}
+
+/// An order of the 9 lines that keeps bands together: the bands shuffled, and the lines
+/// within each.
+fn band_order(random: &mut SplitMix64) -> [usize; SIZE] {
+    let mut bands = [0, 1, 2];
+    random.shuffle(&mut bands);
+    let mut order = [0; SIZE];
+    for (slot, band) in bands.into_iter().enumerate() {
+        let mut within = [0, 1, 2];
+        random.shuffle(&mut within);
+        for (k, line) in within.into_iter().enumerate() {
+            order[slot * 3 + k] = band * 3 + line;
+        }
+    }
+    order
+}
 
 /// The columns of the output grid as the search has fixed them so far: `order[j]` is the
 /// input column shown in output column `j`, and bit `j` of `tied` says output column `j + 1`
@@ -131,7 +165,7 @@ fn minimal_image(cells: &[u8; CELLS], budget: &Budget) -> Result<[u8; CELLS], Ex
             let mut order = [0u8; SIZE];
             for (slot, &stack) in stacks.iter().enumerate() {
                 for i in 0..3 {
-                    order[slot * 3 + i] = stack * 3 + i as u8;
+                    order[slot * 3 + i] = (stack * 3 + i) as u8;
                 }
             }
             // Columns tie inside a stack only: 0-1, 1-2, 3-4, 4-5, 6-7, 7-8.
@@ -332,7 +366,7 @@ impl Search<'_> {
         let len = end - first;
         for order in ORDERS_OF_THREE.iter().filter(|o| len == 3 || o[2] == 2) {
             for (i, &from) in order[..len].iter().enumerate() {
-                node.columns.order[first + i] = original[first + usize::from(from)];
+                node.columns.order[first + i] = original[first + from];
             }
             self.permute_runs(node, row, choice, rest)?;
         }
@@ -344,7 +378,6 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::random::SplitMix64;
 
     /// The 17-clue puzzles and hard ones the tests rearrange.
     const PUZZLES: [&str; 4] = [
@@ -362,43 +395,6 @@ mod tests {
         ClassicPuzzle::new(Board::from_line(line).unwrap()).unwrap()
     }
 
-    /// A random symmetry of the classic group with a random relabelling, applied to `cells`.
-    fn disguise(cells: &[u8; CELLS], random: &mut SplitMix64) -> [u8; CELLS] {
-        let lines = |random: &mut SplitMix64| -> [usize; SIZE] {
-            let bands = ORDERS_OF_THREE[random.below(6)];
-            let mut lines = [0usize; SIZE];
-            for (slot, &band) in bands.iter().enumerate() {
-                let inner = ORDERS_OF_THREE[random.below(6)];
-                for i in 0..3 {
-                    lines[slot * 3 + i] = usize::from(band) * 3 + usize::from(inner[i]);
-                }
-            }
-            lines
-        };
-        let rows = lines(random);
-        let cols = lines(random);
-        let transpose = random.below(2) == 1;
-        let mut digits: Vec<u8> = (1..=9).collect();
-        random.shuffle(&mut digits);
-        let mut out = [0u8; CELLS];
-        for r in 0..SIZE {
-            for c in 0..SIZE {
-                let (sr, sc) = if transpose {
-                    (cols[c], rows[r])
-                } else {
-                    (rows[r], cols[c])
-                };
-                let value = cells[sr * SIZE + sc];
-                out[r * SIZE + c] = if value == 0 {
-                    0
-                } else {
-                    digits[usize::from(value) - 1]
-                };
-            }
-        }
-        out
-    }
-
     /// The plain definition: every one of the 3,359,232 rearrangements, each numbered in
     /// order of first appearance and compared lazily with the least so far. Shares nothing
     /// with the search above but the definition.
@@ -411,8 +407,7 @@ mod tests {
                     for slot in 0..3 {
                         let within = ORDERS_OF_THREE[(inner / 6usize.pow(slot as u32)) % 6];
                         for i in 0..3 {
-                            lines[slot * 3 + i] =
-                                usize::from(outer[slot]) * 3 + usize::from(within[i]);
+                            lines[slot * 3 + i] = outer[slot] * 3 + within[i];
                         }
                     }
                     lines
@@ -467,9 +462,11 @@ mod tests {
             let p = puzzle(line);
             let form = form_of(&p);
             for _ in 0..50 {
-                let disguised =
-                    ClassicPuzzle::new(Board::from_raw(disguise(p.board().raw(), &mut random)))
-                        .unwrap();
+                let disguised = ClassicPuzzle::new(Board::from_raw(random_disguise(
+                    p.board().raw(),
+                    &mut random,
+                )))
+                .unwrap();
                 assert_eq!(form_of(&disguised).board(), form.board(), "{line}");
             }
         }

@@ -52,7 +52,7 @@
 
 use std::fmt;
 
-use super::board::{Board, ClassicPuzzle, CELLS};
+use super::board::{Board, ClassicPuzzle, CELLS, ORDERS_OF_THREE};
 use super::budget::{Budget, Exhausted};
 use super::puzzle::Stats;
 
@@ -103,20 +103,12 @@ const fn build_mini_rows() -> [u8; 512] {
 }
 
 const fn build_band_filter() -> [u32; 512] {
-    const PERMUTATIONS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut table = [0u32; 512];
     let mut pattern = 0;
     while pattern < 512 {
         let mut p = 0;
         while p < 6 {
-            let boxes = PERMUTATIONS[p];
+            let boxes = ORDERS_OF_THREE[p];
             let mut usable = true;
             let mut row = 0;
             while row < 3 {

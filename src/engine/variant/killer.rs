@@ -20,6 +20,7 @@ use crate::engine::board::{Board, ClassicPuzzle, CELLS, SIZE};
 use std::ops::RangeInclusive;
 
 use crate::engine::budget::{Budget, Exhausted};
+use crate::engine::canonical::random_disguise;
 use crate::engine::generate::{
     checked_range, fit, run_attempts, stop_for, whole_grade, Fit, GenerateError, Generated,
 };
@@ -426,39 +427,7 @@ pub(crate) fn random_full_grid(rng: &mut SplitMix64) -> Grid {
         .ok()
         .and_then(|c| c.first)
         .unwrap_or_else(|| unreachable!("the empty board has solutions"));
-    let mut relabel: Vec<u8> = (1..=9).collect();
-    rng.shuffle(&mut relabel);
-    let rows = band_order(rng);
-    let cols = band_order(rng);
-    let transpose = rng.below(2) == 1;
-    let mut cells = vec![0u8; CELLS];
-    for r in 0..SIZE {
-        for c in 0..SIZE {
-            let (sr, sc) = if transpose {
-                (cols[c], rows[r])
-            } else {
-                (rows[r], cols[c])
-            };
-            let d = base.raw()[sr * SIZE + sc];
-            cells[r * SIZE + c] = relabel[usize::from(d) - 1];
-        }
-    }
-    Grid::from_raw(Shape::NINE, cells)
-}
-
-/// A permutation of 0..9 that keeps bands together: bands shuffled, rows within each shuffled.
-fn band_order(rng: &mut SplitMix64) -> [usize; SIZE] {
-    let mut bands = [0, 1, 2];
-    rng.shuffle(&mut bands);
-    let mut order = [0; SIZE];
-    for (slot, band) in bands.into_iter().enumerate() {
-        let mut within = [0, 1, 2];
-        rng.shuffle(&mut within);
-        for (k, w) in within.into_iter().enumerate() {
-            order[slot * 3 + k] = band * 3 + w;
-        }
-    }
-    order
+    Grid::from_raw(Shape::NINE, random_disguise(base.raw(), rng).to_vec())
 }
 
 fn neighbours(i: usize) -> impl Iterator<Item = usize> {
