@@ -17,6 +17,11 @@ use sudoku_service::http::problem::Problem;
 use sudoku_service::http::server::{serve, shutdown_signal, ServeOptions};
 use sudoku_service::http::wire::BoardRequest;
 
+/// The service's allocator (see `src/main.rs`), so that the ratio measures solving, not
+/// allocators.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 async fn parse_only(ApiJson(request): ApiJson<BoardRequest>) -> Result<Json<Value>, Problem> {
     let board = request.board.parse()?;
     Ok(Json(json!({

@@ -10,6 +10,13 @@ use sudoku_service::cli::{self, SolveArgs};
 use sudoku_service::http::{self, LogFormat, ServeArgs};
 use tracing_subscriber::EnvFilter;
 
+/// mimalloc instead of the C library's allocator: a request allocates a few dozen times
+/// (headers, body, board, answer), and glibc's malloc and free took about a sixth of the
+/// instructions of a `/solve` (BENCHMARKS.md, issue 32). Built from source by the crate with
+/// the C compiler, like every other build step.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Debug, Parser)]
 #[command(
     version,

@@ -1,15 +1,21 @@
 //! The JSON handlers in-process: arbitrary bodies and content types sent through the real
-//! router; every answer must be a non-5xx, and every error problem+json.
+//! service (router and middleware); every answer must be a non-5xx, and every error problem+json.
 #![no_main]
 
+use std::convert::Infallible;
 use std::sync::OnceLock;
 
 use axum::body::Body;
 use axum::http::{header, Request};
-use axum::Router;
+use axum::response::Response;
 use libfuzzer_sys::fuzz_target;
 use sudoku_service::http::{app, AppState, ServeArgs};
+use tower::util::BoxCloneSyncService;
 use tower::ServiceExt;
+
+/// The service with its middleware, as `app` builds it (a type that has no name, so boxed
+/// to be kept in a static).
+type Service = BoxCloneSyncService<Request<Body>, Response, Infallible>;
 
 fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
@@ -21,15 +27,15 @@ fn runtime() -> &'static tokio::runtime::Runtime {
     })
 }
 
-fn router() -> Router {
-    static ROUTER: OnceLock<Router> = OnceLock::new();
-    ROUTER
+fn service() -> Service {
+    static SERVICE: OnceLock<Service> = OnceLock::new();
+    SERVICE
         .get_or_init(|| {
             let args = ServeArgs {
                 work_budget: 20_000,
                 ..ServeArgs::default()
             };
-            app(AppState::new(&args).unwrap(), &args)
+            BoxCloneSyncService::new(app(AppState::new(&args).unwrap(), &args))
         })
         .clone()
 }
@@ -61,7 +67,7 @@ fuzz_target!(|data: &[u8]| {
         .header(header::CONTENT_TYPE, content_type)
         .body(Body::from(body.to_vec()))
         .unwrap();
-    let response = runtime().block_on(router().oneshot(request)).unwrap();
+    let response = runtime().block_on(service().oneshot(request)).unwrap();
     let status = response.status();
     assert!(!status.is_server_error(), "{status} for {path}");
     if !status.is_success() {

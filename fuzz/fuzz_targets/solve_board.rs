@@ -9,8 +9,13 @@ fuzz_target!(|data: &[u8]| {
     let Some((&size, cells)) = data.split_first() else {
         return;
     };
-    let shape = [Shape::FOUR, Shape::SIX, Shape::NINE, Shape::NINE, Shape::SIXTEEN]
-        [usize::from(size) % 5];
+    let shape = [
+        Shape::FOUR,
+        Shape::SIX,
+        Shape::NINE,
+        Shape::NINE,
+        Shape::SIXTEEN,
+    ][usize::from(size) % 5];
     let mut grid = Grid::empty(shape);
     for (i, &byte) in cells.iter().take(shape.cells()).enumerate() {
         // Mostly empty cells, so that many inputs are solvable or ambiguous.

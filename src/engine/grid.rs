@@ -518,7 +518,10 @@ impl Grid {
 
     /// The one-line form, `.` for empty cells.
     pub fn to_line(&self) -> String {
-        self.cells.iter().map(|&v| char_of(v)).collect()
+        // Bytes first: every cell's character is ASCII, and a byte vector of known length is
+        // filled in one pass, where collecting chars pushes (and re-checks room) one by one.
+        let bytes: Vec<u8> = self.cells.iter().map(|&v| char_of(v) as u8).collect();
+        String::from_utf8(bytes).expect("cell characters are ASCII")
     }
 
     /// The grid's shape.

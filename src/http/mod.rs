@@ -39,16 +39,19 @@ pub mod server;
 pub mod solve;
 pub mod wire;
 
+use std::convert::Infallible;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{header, HeaderValue, Method};
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 use tokio::net::TcpListener;
+use tower::{Service, ServiceBuilder};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 pub use config::{LogFormat, ServeArgs};
@@ -187,10 +190,33 @@ fn api(args: &ServeArgs) -> Router<AppState> {
         )
 }
 
-/// The service's router with all middleware, outermost first: CORS, request observation
-/// (id, span, timeout, problem+json for every error, metrics, log), body limit. The API is
-/// served under `/v1` and, unchanged, at its old unversioned paths (deprecated aliases).
-pub fn app(state: AppState, args: &ServeArgs) -> Router {
+/// How many of [`ROUTE_PATTERNS`]' last entries are pages for people (the playground's and
+/// `/docs`'), served only with `--playground`.
+const PAGE_ROUTES: usize = 7;
+
+/// The route patterns the router serves: the pages only with the playground on.
+fn served_patterns(playground: bool) -> &'static [&'static str] {
+    if playground {
+        &ROUTE_PATTERNS
+    } else {
+        &ROUTE_PATTERNS[..ROUTE_PATTERNS.len() - PAGE_ROUTES]
+    }
+}
+
+/// The service: the router with all middleware, outermost first: CORS, request observation
+/// (id, span, timeout, problem+json for every error, metrics, log), body limit. Each wraps
+/// the whole router once, so a request clones none of them (a `Router::layer` wraps every
+/// route, and the router clones the route it calls). The API is served under `/v1` and,
+/// unchanged, at its old unversioned paths (deprecated aliases).
+pub fn app(
+    state: AppState,
+    args: &ServeArgs,
+) -> impl Service<Request, Response = Response, Error = Infallible, Future: Send>
+       + Clone
+       + Send
+       + Sync
+       + Unpin
+       + 'static {
     // Endpoints added after v1 was first published live only under /v1.
     let v1 = api(args)
         .route("/capabilities", get(capabilities::capabilities))
@@ -212,11 +238,12 @@ pub fn app(state: AppState, args: &ServeArgs) -> Router {
     } else {
         routes
     };
-    routes
-        .layer(DefaultBodyLimit::max(args.body_limit))
-        .layer(observe::ObserveLayer::new(state.clone()))
+    let served = served_patterns(args.playground);
+    ServiceBuilder::new()
         .layer(cors(&args.cors_origins))
-        .with_state(state)
+        .layer(observe::ObserveLayer::new(state.clone(), served))
+        .layer(DefaultBodyLimit::max(args.body_limit))
+        .service(routes.with_state(state))
 }
 
 fn cors(origins: &[String]) -> CorsLayer {
@@ -286,6 +313,42 @@ pub async fn run(args: ServeArgs) -> ExitCode {
         Err(err) => {
             tracing::error!(error = %err, "server failed");
             ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+    use tower::ServiceExt;
+
+    /// The observe middleware labels a request with its path when that is a served pattern
+    /// (it runs before the router has matched anything): so every served pattern must be a
+    /// route of the router, and every other pattern of [`ROUTE_PATTERNS`] must not be.
+    #[tokio::test]
+    async fn the_served_patterns_are_exactly_the_router_s_routes() {
+        for playground in [true, false] {
+            let args = ServeArgs {
+                playground,
+                ..ServeArgs::default()
+            };
+            let service = app(AppState::new(&args).unwrap(), &args);
+            let served = served_patterns(playground);
+            for pattern in ROUTE_PATTERNS {
+                let request = Request::get(pattern)
+                    .header(header::HOST, "localhost")
+                    .body(Body::empty())
+                    .unwrap();
+                let response = service.clone().oneshot(request).await.unwrap();
+                let routed = response.status() != axum::http::StatusCode::NOT_FOUND;
+                assert_eq!(
+                    routed,
+                    served.contains(&pattern),
+                    "{pattern} with the playground {playground}: {}",
+                    response.status()
+                );
+            }
         }
     }
 }

@@ -3,7 +3,12 @@
 //!
 //! A hand-written tower layer rather than `axum::middleware::from_fn`: that one boxes and
 //! clones the inner service for every request, which under load cost more than everything
-//! this middleware does (measured with `BENCH_PIN=1 scripts/bench-http.sh`).
+//! this middleware does (measured with `BENCH_PIN=1 scripts/bench-http.sh`). It wraps the
+//! router once, not each route (`Router::layer`): a per-route layer made every request clone
+//! the boxed middleware and the route inside it (two allocations and about 2,000
+//! instructions, BENCHMARKS.md). Outside the router the matched route is not known yet, so
+//! the route label is the request's path when it is one of the patterns the router serves:
+//! every pattern is a plain path without parameters, which axum matches byte for byte.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -13,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request};
+use axum::extract::Request;
 use axum::http::{header, HeaderName, HeaderValue, Method};
 use axum::response::{IntoResponse, Response};
 use tower::{Layer, Service};
@@ -29,25 +34,27 @@ pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// Route label for requests that matched no route: one series, not one per probed path.
 const UNMATCHED: &str = "unmatched";
 
-/// The metric label of a matched route pattern: one of the service's own patterns (a fixed
-/// set), so that label values never come from a client.
-fn route_label(pattern: &str) -> &'static str {
-    super::ROUTE_PATTERNS
+/// The metric label of a request for `path`: the pattern it matches among `served` (the
+/// router's own patterns, a fixed set), so that label values never come from a client.
+fn route_label(served: &'static [&'static str], path: &str) -> &'static str {
+    served
         .iter()
         .copied()
-        .find(|&p| p == pattern)
+        .find(|&p| p == path)
         .unwrap_or(UNMATCHED)
 }
 
-/// Wraps every route in [`Observe`].
+/// Wraps the router in [`Observe`].
 #[derive(Debug, Clone)]
 pub struct ObserveLayer {
     app: AppState,
+    served: &'static [&'static str],
 }
 
 impl ObserveLayer {
-    pub fn new(app: AppState) -> ObserveLayer {
-        ObserveLayer { app }
+    /// `served`: every route pattern of the router it wraps (see [`route_label`]).
+    pub fn new(app: AppState, served: &'static [&'static str]) -> ObserveLayer {
+        ObserveLayer { app, served }
     }
 }
 
@@ -58,20 +65,22 @@ impl<S> Layer<S> for ObserveLayer {
         Observe {
             inner,
             app: self.app.clone(),
+            served: self.served,
         }
     }
 }
 
-/// The middleware around one route (or the fallback).
+/// The middleware around the router.
 #[derive(Debug, Clone)]
 pub struct Observe<S> {
     inner: S,
     app: AppState,
+    served: &'static [&'static str],
 }
 
 impl<S> Service<Request> for Observe<S>
 where
-    S: Service<Request, Response = Response, Error = Infallible> + Clone + Send + 'static,
+    S: Service<Request, Response = Response, Error = Infallible>,
     S::Future: Send + 'static,
 {
     type Response = Response;
@@ -82,77 +91,94 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, request: Request) -> Self::Future {
-        // The clone takes the place of the service that was polled ready, which is the one
-        // that runs (tower's usual hand-over).
-        let clone = self.inner.clone();
-        let ready = std::mem::replace(&mut self.inner, clone);
-        let app = self.app.clone();
-        Box::pin(async move { Ok(observe(app, request, ready).await) })
+    /// Everything up to the router's call is done here, synchronously: the inner service
+    /// was polled ready and is called at once, so it is never cloned for the request.
+    fn call(&mut self, mut request: Request) -> Self::Future {
+        let started = Instant::now();
+        let mut in_flight = InFlight::hold(self.app.clone());
+        let id = request
+            .headers()
+            .get(&X_REQUEST_ID)
+            .filter(|v| is_acceptable_id(v))
+            .cloned()
+            .unwrap_or_else(new_request_id);
+        let route = route_label(self.served, request.uri().path());
+        let method = method_label(request.method());
+        let span = tracing::info_span!(
+            "request",
+            id = %String::from_utf8_lossy(id.as_bytes()),
+            method,
+            route,
+        );
+        let uri = request.uri().clone();
+        let (screened, rate) = self.app.guard.screen(&request, route);
+        let answer = screened.map(|client| {
+            request.extensions_mut().insert(client);
+            tokio::time::timeout(self.app.request_timeout, self.inner.call(request))
+                .instrument(span.clone())
+        });
+        Box::pin(async move {
+            let response = match answer {
+                Ok(answer) => match answer.await {
+                    Ok(Ok(response)) => response,
+                    Ok(Err(never)) => match never {},
+                    Err(_elapsed) => Problem::Timeout.into_response(),
+                },
+                Err(refused) => {
+                    // Refused before the body was read: the connection ends after this
+                    // answer (its unread body would be taken for the next request), with a
+                    // lingering close so that the client reads the answer.
+                    let mut response = refused.into_response();
+                    response
+                        .headers_mut()
+                        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                    response
+                }
+            };
+            in_flight.release();
+            let mut response = as_problem_json(response, uri.path());
+            response.headers_mut().insert(X_REQUEST_ID.clone(), id);
+            rate.apply(response.headers_mut());
+
+            let elapsed = started.elapsed();
+            let status = response.status().as_u16();
+            in_flight
+                .app
+                .metrics
+                .observe_request(route, method, status, elapsed);
+            span.in_scope(|| {
+                tracing::info!(status, micros = elapsed.as_micros() as u64, "answered");
+            });
+            Ok(response)
+        })
     }
 }
 
-async fn observe<S>(app: AppState, mut request: Request, mut inner: S) -> Response
-where
-    S: Service<Request, Response = Response, Error = Infallible>,
-{
-    let started = Instant::now();
-    let id = request
-        .headers()
-        .get(&X_REQUEST_ID)
-        .filter(|v| is_acceptable_id(v))
-        .cloned()
-        .unwrap_or_else(new_request_id);
-    let matched = request.extensions().get::<MatchedPath>().cloned();
-    let route = matched
-        .as_ref()
-        .map_or(UNMATCHED, |m| route_label(m.as_str()));
-    let method = method_label(request.method());
-    let span = tracing::info_span!(
-        "request",
-        id = %String::from_utf8_lossy(id.as_bytes()),
-        method,
-        route,
-    );
+/// Holds the in-flight requests gauge one higher from the request's headers until its
+/// answer is made ([`InFlight::release`]), or until the request is dropped unanswered
+/// (client gone). Owns the request's one reference to the state.
+struct InFlight {
+    app: AppState,
+    held: bool,
+}
 
-    let uri = request.uri().clone();
-    let in_flight = app.metrics.hold(Gauge::Requests);
-    let (screened, rate) = app.guard.screen(&request, route);
-    let response = match screened {
-        Ok(client) => {
-            request.extensions_mut().insert(client);
-            let answer = tokio::time::timeout(app.request_timeout, inner.call(request))
-                .instrument(span.clone())
-                .await;
-            match answer {
-                Ok(Ok(response)) => response,
-                Ok(Err(never)) => match never {},
-                Err(_elapsed) => Problem::Timeout.into_response(),
-            }
-        }
-        Err(refused) => {
-            // Refused before the body was read: the connection ends after this answer (its
-            // unread body would be taken for the next request), with a lingering close so
-            // that the client reads the answer.
-            let mut response = refused.into_response();
-            response
-                .headers_mut()
-                .insert(header::CONNECTION, HeaderValue::from_static("close"));
-            response
-        }
-    };
-    drop(in_flight);
-    let mut response = as_problem_json(response, uri.path());
-    response.headers_mut().insert(X_REQUEST_ID.clone(), id);
-    rate.apply(response.headers_mut());
+impl InFlight {
+    fn hold(app: AppState) -> InFlight {
+        app.metrics.hold_detached(Gauge::Requests);
+        InFlight { app, held: true }
+    }
 
-    let elapsed = started.elapsed();
-    let status = response.status().as_u16();
-    app.metrics.observe_request(route, method, status, elapsed);
-    span.in_scope(|| {
-        tracing::info!(status, micros = elapsed.as_micros() as u64, "answered");
-    });
-    response
+    fn release(&mut self) {
+        if std::mem::take(&mut self.held) {
+            self.app.metrics.release_detached(Gauge::Requests);
+        }
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.release();
+    }
 }
 
 /// A client's id is echoed if it is short printable ASCII; anything else is replaced, so logs
@@ -215,8 +241,11 @@ mod tests {
 
     #[test]
     fn route_labels_come_from_the_service_own_patterns() {
-        assert_eq!(route_label("/solve/batch"), "/solve/batch");
-        assert_eq!(route_label("/anything/else"), UNMATCHED);
+        let served = &super::super::ROUTE_PATTERNS;
+        assert_eq!(route_label(served, "/solve/batch"), "/solve/batch");
+        assert_eq!(route_label(served, "/anything/else"), UNMATCHED);
+        assert_eq!(route_label(served, "/solve/"), UNMATCHED);
+        assert_eq!(route_label(&served[..1], "/solve"), UNMATCHED);
     }
 
     #[test]

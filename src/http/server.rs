@@ -23,24 +23,28 @@
 //! and rapid resets for no client's benefit. `--http2` turns it on, with a stream cap and
 //! keep-alive pings; the idle and send timeouts apply to it as well.
 
+use std::cell::RefCell;
+use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use axum::body::Body;
+use axum::http::Request;
 use axum::response::Response;
-use axum::Router;
+use futures_util::future::Either;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
-use tower::ServiceExt;
+use tower::util::Oneshot;
+use tower::{Service, ServiceExt};
 
 /// Timing and limits of the connection handling and the shutdown.
 #[derive(Debug, Clone, Copy)]
@@ -94,10 +98,30 @@ pub struct Connection {
     pub reserve: bool,
 }
 
-/// Serves `router` on `listener` until `shutdown` resolves, then drains.
-pub async fn serve(
+/// What [`serve`] serves: the service's router with its middleware ([`super::app`]), or any
+/// router (the tests', the benchmark's baseline).
+pub trait HttpService:
+    Service<Request<Body>, Response = Response, Error = Infallible, Future: Send>
+    + Clone
+    + Send
+    + Unpin
+    + 'static
+{
+}
+
+impl<S> HttpService for S where
+    S: Service<Request<Body>, Response = Response, Error = Infallible, Future: Send>
+        + Clone
+        + Send
+        + Unpin
+        + 'static
+{
+}
+
+/// Serves `service` on `listener` until `shutdown` resolves, then drains.
+pub async fn serve<S: HttpService>(
     listener: TcpListener,
-    router: Router,
+    service: S,
     ready: Arc<std::sync::atomic::AtomicBool>,
     options: ServeOptions,
     shutdown: impl Future<Output = ()>,
@@ -105,7 +129,7 @@ pub async fn serve(
     let (draining, drain_signal) = watch::channel(false);
     let server = Acceptor {
         listener: &listener,
-        router: &router,
+        service: &service,
         options,
         open: Arc::new(Open::default()),
         drain_signal,
@@ -175,15 +199,15 @@ impl Drop for Place {
 }
 
 /// What accepting a connection needs.
-struct Acceptor<'a> {
+struct Acceptor<'a, S> {
     listener: &'a TcpListener,
-    router: &'a Router,
+    service: &'a S,
     options: ServeOptions,
     open: Arc<Open>,
     drain_signal: watch::Receiver<bool>,
 }
 
-impl Acceptor<'_> {
+impl<S: HttpService> Acceptor<'_, S> {
     /// Accepts connections, each served on its own task, until `until` resolves.
     async fn accept_until(&self, until: impl Future<Output = ()>) {
         tokio::pin!(until);
@@ -238,11 +262,11 @@ impl Acceptor<'_> {
             peer,
             reserve: place.reserve,
         };
-        let router = self.router.clone();
+        let service = self.service.clone();
         let options = self.options;
         let drain = self.drain_signal.clone();
         tokio::spawn(async move {
-            if let Err(err) = serve_connection(stream, connection, router, options, drain).await {
+            if let Err(err) = serve_connection(stream, connection, service, options, drain).await {
                 tracing::debug!(%peer, error = %err, "connection ended with an error");
             }
             drop(place);
@@ -444,10 +468,10 @@ impl http_body::Body for Tracked {
 }
 
 /// Serves one connection under its watchdog, then closes it (lingering when it must).
-async fn serve_connection(
+async fn serve_connection<S: HttpService>(
     stream: TcpStream,
     connection: Connection,
-    router: Router,
+    service: S,
     options: ServeOptions,
     mut drain: watch::Receiver<bool>,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -455,15 +479,19 @@ async fn serve_connection(
     let io = TokioIo::new(Watched::new(stream, Arc::clone(&activity)));
     let service = {
         let activity = Arc::clone(&activity);
+        // The connection's own copy, called in place: hyper's services are called through
+        // `&self`, and cloning the whole stack per request bumped reference counts that
+        // every connection shares (cache lines both cores fight over under load).
+        let service = RefCell::new(service);
         hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             let in_flight = InFlight::start(&activity);
             request.extensions_mut().insert(connection);
-            let router = router.clone();
+            let answer = call_now(&mut *service.borrow_mut(), request.map(Body::new));
             // Boxed so that the connection future is `Unpin`, which polling it without the
             // final shutdown (for the lingering close) requires.
             Box::pin(async move {
-                let response: Response = router.oneshot(request.map(Body::new)).await?;
-                Ok::<_, std::convert::Infallible>(response.map(|body| {
+                let response: Response = answer.await?;
+                Ok::<_, Infallible>(response.map(|body| {
                     Body::new(Tracked {
                         body,
                         _in_flight: in_flight,
@@ -512,6 +540,20 @@ async fn serve_connection(
         Ended::Dropped => {}
     }
     Ok(())
+}
+
+/// Calls `service` for `request` now when it is ready (the service's stack always is), else a
+/// clone of it once the clone is ready, as tower's contract asks.
+fn call_now<S: HttpService>(
+    service: &mut S,
+    request: Request<Body>,
+) -> Either<S::Future, Oneshot<S, Request<Body>>> {
+    let mut context = Context::from_waker(Waker::noop());
+    match service.poll_ready(&mut context) {
+        Poll::Ready(Ok(())) => Either::Left(service.call(request)),
+        Poll::Ready(Err(never)) => match never {},
+        Poll::Pending => Either::Right(service.clone().oneshot(request)),
+    }
 }
 
 /// A connection the watchdog can drive: polled to its end, asked to finish gracefully.
@@ -728,6 +770,7 @@ mod tests {
     //! two fixed windows below only ever make a correct server look better.
 
     use super::*;
+    use axum::Router;
 
     #[test]
     fn hyper_s_own_error_answers_are_told_from_the_service_s() {

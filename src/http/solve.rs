@@ -3,8 +3,12 @@
 //! progress on the player's position and move. Both take every size and Killer cages; the
 //! engine picks the solver.
 
+use axum::body::Body;
 use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
 use axum::Json;
+use serde::Serialize;
 
 use super::client::Client;
 use super::extract::ApiJson;
@@ -20,7 +24,7 @@ pub async fn solve(
     State(app): State<AppState>,
     client: Client,
     ApiJson(request): ApiJson<BoardRequest>,
-) -> Result<Json<SolveResponse>, Problem> {
+) -> Result<SizedJson<SolveResponse>, Problem> {
     let puzzle = request.puzzle()?;
     let id = puzzle.id();
     let timed = app
@@ -32,13 +36,42 @@ pub async fn solve(
     let counted = timed.value?;
     let solution = counted.first.as_ref().ok_or(Problem::NoSolution)?;
     let micros = timed.elapsed.as_micros() as u64;
-    Ok(Json(SolveResponse::new(
-        id,
-        &request.board,
-        solution,
-        &counted,
-        micros,
-    )))
+    let side = solution.grid().shape().side();
+    Ok(SizedJson {
+        value: SolveResponse::new(id, &request.board, solution, &counted, micros),
+        // Up to three bytes a cell in any board form, and the rest of the answer.
+        capacity: 3 * side * side + 128,
+    })
+}
+
+/// A JSON answer written into a buffer of about its size. axum's `Json` starts at 128 bytes,
+/// so every solve's answer (81 cells, the id and the stats: about 200 bytes) was copied into
+/// a larger buffer half-way; and its header map has room from the start for the headers the
+/// middleware adds (request id, CORS), so it never grows either.
+pub struct SizedJson<T> {
+    value: T,
+    capacity: usize,
+}
+
+/// Headers a JSON answer carries by the time it leaves: its content type, the request id,
+/// the CORS and rate-limit headers.
+const ANSWER_HEADERS: usize = 8;
+
+impl<T: Serialize> IntoResponse for SizedJson<T> {
+    fn into_response(self) -> Response {
+        let mut body = Vec::with_capacity(self.capacity);
+        if serde_json::to_writer(&mut body, &self.value).is_err() {
+            return Problem::Internal.into_response();
+        }
+        let mut headers = HeaderMap::with_capacity(ANSWER_HEADERS);
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        let mut response = Response::new(Body::from(body));
+        *response.headers_mut() = headers;
+        response
+    }
 }
 
 pub async fn validate(
