@@ -28,12 +28,14 @@ pub mod fair;
 pub mod generate;
 pub mod guard;
 pub mod logic;
+pub mod mcp;
 pub mod metrics;
 pub mod observe;
 pub mod ops;
 pub mod playground;
 pub mod pool;
 pub mod problem;
+pub mod schema;
 pub mod server;
 pub mod solve;
 pub mod wire;
@@ -128,7 +130,7 @@ const API_ROUTES: [&str; 7] = [
 /// Every route pattern the service answers (the playground's included): the only values the
 /// `route` metric label takes besides "unmatched". The versioned API first, then its
 /// unversioned aliases, then the operator's and the browser's routes.
-pub const ROUTE_PATTERNS: [&str; 27] = [
+pub const ROUTE_PATTERNS: [&str; 28] = [
     "/v1/solve",
     "/v1/solve/batch",
     "/v1/validate",
@@ -156,6 +158,7 @@ pub const ROUTE_PATTERNS: [&str; 27] = [
     "/docs/reference.js",
     "/docs/swagger-ui-bundle.js",
     "/docs/swagger-ui.css",
+    mcp::MCP_ROUTE,
 ];
 
 /// Whether `route` (a matched pattern) is the batch endpoint, which has its own body limit.
@@ -193,7 +196,8 @@ pub fn app(state: AppState, args: &ServeArgs) -> Router {
         .route("/readyz", get(ops::readyz))
         .route("/metrics", get(ops::metrics))
         .route("/openapi.yaml", get(ops::openapi))
-        .route("/openapi.json", get(ops::openapi_json));
+        .route("/openapi.json", get(ops::openapi_json))
+        .route_service(mcp::MCP_ROUTE, mcp::service(state.clone(), args.body_limit));
     let routes = if args.playground {
         routes.merge(playground::routes()).merge(docs::routes())
     } else {
