@@ -16,6 +16,7 @@
 //! between calls and every call is bounded like any request. A handler's problem comes back
 //! as a tool result with `isError` and the problem document as its structured content.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -84,6 +85,11 @@ fn tools() -> Vec<Tool> {
              same as POST /v1/generate.",
         ),
     ]
+}
+
+/// The tools' names, in the order `tools/list` gives them (for `/v1/capabilities`).
+pub fn tool_names() -> Vec<Cow<'static, str>> {
+    tools().into_iter().map(|tool| tool.name).collect()
 }
 
 fn tool<Args: JsonSchema>(name: &'static str, description: &'static str) -> Tool {
