@@ -3,6 +3,8 @@
 //! strict: an unknown field is a 422). Built once from the running configuration, so the
 //! limits are the ones this server enforces, not the defaults.
 
+use std::borrow::Cow;
+
 use axum::extract::State;
 use axum::Json;
 use serde::Serialize;
@@ -10,7 +12,7 @@ use serde::Serialize;
 use super::batch::MAX_BATCH;
 use super::guard::{MAX_HEADER_BYTES, MAX_REQUEST_HEADERS, MAX_URI_BYTES};
 use super::wire::MAX_SAFE_SEED;
-use super::{AppState, ServeArgs};
+use super::{mcp, AppState, ServeArgs};
 use crate::engine::{Difficulty, Shape, Variant};
 
 /// The API versions this server answers under `/vN`.
@@ -35,6 +37,16 @@ pub struct Capabilities {
     pub logic_sizes: [usize; 1],
     pub generate: GenerateCapabilities,
     pub limits: Limits,
+    /// The Model Context Protocol endpoint for AI assistants.
+    pub mcp: McpCapabilities,
+}
+
+/// Where the MCP endpoint is and the tools it lists (each the API operation of its name).
+#[derive(Debug, Clone, Serialize)]
+pub struct McpCapabilities {
+    pub path: &'static str,
+    pub transport: &'static str,
+    pub tools: Vec<Cow<'static, str>>,
 }
 
 /// What `/generate` can be asked for.
@@ -102,6 +114,11 @@ impl Capabilities {
                     per_second: per_second.get(),
                     burst: burst.get(),
                 }),
+            },
+            mcp: McpCapabilities {
+                path: mcp::MCP_ROUTE,
+                transport: "streamable-http",
+                tools: mcp::tool_names(),
             },
         }
     }

@@ -29,12 +29,14 @@ pub mod fair;
 pub mod generate;
 pub mod guard;
 pub mod logic;
+pub mod mcp;
 pub mod metrics;
 pub mod observe;
 pub mod ops;
 pub mod playground;
 pub mod pool;
 pub mod problem;
+pub mod schema;
 pub mod server;
 pub mod solve;
 pub mod wire;
@@ -132,7 +134,7 @@ const API_ROUTES: [&str; 7] = [
 /// Every route pattern the service answers (the playground's included): the only values the
 /// `route` metric label takes besides "unmatched". The versioned API first, then its
 /// unversioned aliases, then the operator's and the browser's routes.
-pub const ROUTE_PATTERNS: [&str; 29] = [
+pub const ROUTE_PATTERNS: [&str; 30] = [
     "/v1/solve",
     "/v1/solve/batch",
     "/v1/validate",
@@ -150,6 +152,7 @@ pub const ROUTE_PATTERNS: [&str; 29] = [
     API_ROUTES[4],
     API_ROUTES[5],
     API_ROUTES[6],
+    mcp::MCP_ROUTE,
     "/healthz",
     "/readyz",
     "/metrics",
@@ -232,7 +235,8 @@ pub fn app(
         .route("/readyz", get(ops::readyz))
         .route("/metrics", get(ops::metrics))
         .route("/openapi.yaml", get(ops::openapi))
-        .route("/openapi.json", get(ops::openapi_json));
+        .route("/openapi.json", get(ops::openapi_json))
+        .route_service(mcp::MCP_ROUTE, mcp::service(state.clone(), args.body_limit));
     let routes = if args.playground {
         routes.merge(playground::routes()).merge(docs::routes())
     } else {

@@ -53,6 +53,13 @@ pub struct SizedJson<T> {
     capacity: usize,
 }
 
+impl<T> SizedJson<T> {
+    /// The answer itself, for a caller that is not HTTP (the MCP tools).
+    pub fn into_inner(self) -> T {
+        self.value
+    }
+}
+
 /// Headers a JSON answer carries by the time it leaves: its content type, the request id,
 /// the CORS and rate-limit headers.
 const ANSWER_HEADERS: usize = 8;

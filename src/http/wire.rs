@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
@@ -174,7 +175,7 @@ impl<'de> Deserialize<'de> for RegionLabels {
 
 with_rule_fields! {
     /// The body of `/solve` and `/grade`: a board and its rules.
-    #[derive(Debug, Clone, Deserialize)]
+    #[derive(Debug, Clone, Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct BoardRequest {
         pub board: BoardText,
@@ -208,7 +209,7 @@ fn engine_cages(cages: Option<&[CageJson]>) -> Vec<Cage> {
 }
 
 /// A cage as sent: its sum and its cells, 0-based, each as `[row, col]` or `{"row", "col"}`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CageJson {
     pub sum: u32,
@@ -519,7 +520,7 @@ pub struct SolveStats {
 with_rule_fields! {
     /// The body of `/validate`: a board, and for a game in progress the original puzzle and
     /// the player's move.
-    #[derive(Debug, Clone, Deserialize)]
+    #[derive(Debug, Clone, Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct ValidateRequest {
         /// The player's board: the givens and the entries so far.
@@ -535,7 +536,7 @@ with_rule_fields! {
 }
 
 /// A player's move: a digit into a cell, or `null` (or 0) to clear it. 0-based.
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoveJson {
     pub row: usize,
@@ -745,7 +746,7 @@ pub struct GradeResponse {
 
 with_rule_fields! {
     /// The body of `/hint`.
-    #[derive(Debug, Deserialize)]
+    #[derive(Debug, Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct HintRequest {
         /// The player's board: givens and entries.
@@ -835,7 +836,7 @@ impl HintResponse {
 
 with_rule_fields! {
     /// The body of `/candidates`.
-    #[derive(Debug, Deserialize)]
+    #[derive(Debug, Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct CandidatesRequest {
         /// The player's board (it may clash: the marks of the empty cells are still given).
@@ -870,7 +871,7 @@ pub struct CandidatesResponse {
 }
 
 /// The body of `/generate`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GenerateRequest {
     /// `classic` (default), `killer`, `x`, `hyper` or `jigsaw` (any case).
@@ -885,10 +886,12 @@ pub struct GenerateRequest {
     /// be left out), or in a query string `6.5-7.5`, `6.5-` or `7.2`. Kept as raw JSON so
     /// that every malformed shape gets its own message (see `http::generate`).
     #[serde(default)]
+    #[schemars(with = "Option<super::schema::RatingInput>")]
     pub rating: Option<serde_json::Value>,
     /// Same seed, same puzzle. Omitted: a random one, returned in the answer. A number up
     /// to 2^53 - 1 (JavaScript's safe integers), or a string of digits up to 2^64 - 1.
     #[serde(default, deserialize_with = "integral_seed")]
+    #[schemars(with = "Option<super::schema::SeedInput>")]
     pub seed: Option<u64>,
     /// `none` (default) or `rotational` (the givens are symmetric under a half turn).
     #[serde(default)]
