@@ -27,6 +27,7 @@
 pub(crate) mod board;
 pub(crate) mod budget;
 pub mod calibration;
+pub(crate) mod constraints;
 pub(crate) mod dispatch;
 pub(crate) mod generate;
 pub(crate) mod grid;
@@ -35,7 +36,7 @@ pub(crate) mod marks;
 pub(crate) mod play;
 pub(crate) mod puzzle;
 pub(crate) mod random;
-pub(crate) mod regions;
+pub(crate) use constraints::regions;
 pub(crate) mod rules;
 pub(crate) mod solver;
 pub(crate) mod sums;
