@@ -1069,6 +1069,14 @@ async fn anti_king_boards_solve_and_validate_by_the_rule() {
     // The same board without the rule is another puzzle.
     let classic = ok_json(post(&server, "/solve", json!({ "board": empty })).await).await;
     assert_ne!(classic["id"], body["id"]);
+    // The logic engine reasons over houses only: no grade, said so.
+    let nine = ".".repeat(81);
+    expect_problem(
+        post(&server, "/grade", json!({"board": nine, "anti_king": true})).await,
+        422,
+        "unsupported",
+    )
+    .await;
 
     // Two 5s a king's move apart, in different rows, columns and boxes.
     let board = json!(["..5...", "...5..", "......", "......", "......", "......"]);
