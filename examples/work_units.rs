@@ -292,7 +292,7 @@ fn solver_rows(data: &str, rounds: usize) -> Vec<Row> {
                     regions: jigsaw,
                     diagonals: true,
                     windows: true,
-                    cages: vec![],
+                    ..RuleSpec::default()
                 },
             ),
         ),

@@ -859,7 +859,7 @@ async fn v1_answers_as_its_unversioned_aliases_do_and_says_what_it_speaks() {
     );
     assert_eq!(
         capabilities["rule_fields"],
-        json!(["cages", "regions", "diagonals", "windows"])
+        json!(["cages", "regions", "diagonals", "windows", "anti_king"])
     );
     assert_eq!(
         capabilities["generate"]["variants"],

@@ -230,7 +230,7 @@ async fn misspelled_and_unsupported_fields_are_refused_by_name() {
     assert_eq!(
         problem["detail"],
         "unknown field `Cages`: did you mean `cages`? This endpoint takes `board`, `cages`, \
-         `regions`, `diagonals`, `windows`"
+         `regions`, `diagonals`, `windows`, `anti_king`"
     );
     let body = json!({"difficulty": "easy", "seeds": 3});
     let problem = expect_problem(

@@ -1038,3 +1038,64 @@ async fn unreachable_ratings_are_refused_at_once_with_the_supported_range() {
     assert_eq!(server.metric("solve_duration_seconds_count").await, 0.0);
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn anti_king_boards_solve_and_validate_by_the_rule() {
+    let server = TestServer::start().await;
+    let empty = vec![".".repeat(6); 6];
+    let body = ok_json(
+        post(
+            &server,
+            "/solve",
+            json!({"board": empty, "anti_king": true}),
+        )
+        .await,
+    )
+    .await;
+    let rows = strings(&body["solution"]);
+    assert_obeys(&empty, &rows, &Value::Null);
+    let grid: Vec<Vec<u32>> = rows
+        .iter()
+        .map(|r| r.chars().map(digit).collect())
+        .collect();
+    for r in 0..5 {
+        for c in 0..6usize {
+            let below = [c.checked_sub(1), Some(c + 1).filter(|&n| n < 6)];
+            for n in below.into_iter().flatten() {
+                assert_ne!(grid[r][c], grid[r + 1][n], "a king's move at r{r}c{c}");
+            }
+        }
+    }
+    // The same board without the rule is another puzzle.
+    let classic = ok_json(post(&server, "/solve", json!({ "board": empty })).await).await;
+    assert_ne!(classic["id"], body["id"]);
+    // The logic engine reasons over houses only: no grade, said so.
+    let nine = ".".repeat(81);
+    expect_problem(
+        post(&server, "/grade", json!({"board": nine, "anti_king": true})).await,
+        422,
+        "unsupported",
+    )
+    .await;
+
+    // Two 5s a king's move apart, in different rows, columns and boxes.
+    let board = json!(["..5...", "...5..", "......", "......", "......", "......"]);
+    let plain = ok_json(post(&server, "/validate", json!({ "board": board })).await).await;
+    assert_eq!(plain["valid"], true);
+    let checked = ok_json(
+        post(
+            &server,
+            "/validate",
+            json!({"board": board, "anti_king": true}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(checked["valid"], false);
+    assert_eq!(
+        checked["conflicts"],
+        json!([{"unit": "anti_king", "index": 0, "digit": 5,
+                "cells": [{"row": 0, "col": 2}, {"row": 1, "col": 3}]}])
+    );
+    server.shutdown().await;
+}

@@ -2,10 +2,10 @@
 //!
 //! The logic engine keeps its own marks for classic 9x9 puzzles (and can refine them with
 //! its techniques); every other board gets the basic marks here, computed from the rules as
-//! data: a digit placed in a house (row, column, box or region, diagonal, window, and on
-//! Hyper boards the hidden windows, as the logic engine counts them) or a cage leaves the
-//! other cells of that unit, and on boards up to 9x9 a Killer cage keeps only the digits of
-//! the combinations that can still make its sum. So a player of any variant gets the same
+//! data (the rules' house table): a digit placed in a house (every house the logic engine
+//! counts, implied ones included) or a cage leaves the other cells of that unit and the
+//! other cell of every forbidden pair it is in, and on boards up to 9x9 a Killer cage keeps
+//! only the digits of the combinations that can still make its sum. So a player of any variant gets the same
 //! automatic pencil marks.
 
 use super::board::Board;
@@ -42,18 +42,17 @@ impl Marks {
             .collect();
         let bit = |digit: Digit| 1u32 << (digit.get() - 1);
         let mut visits = 0u64;
-        let hidden_windows = rules
-            .hidden_windows()
-            .map(|unit| (unit, rules.cells_of(unit)));
-        for (unit, cells) in rules.units().chain(hidden_windows) {
+        let table = rules.house_table();
+        for house in table.all() {
+            let cells = &house.cells;
             visits += cells.len() as u64;
             let placed = cells
                 .iter()
                 .filter_map(|&c| grid.get(c))
                 .fold(0u32, |acc, d| acc | bit(d));
             let mut allowed = !placed;
-            if unit.kind == super::validate::UnitKind::Cage && side <= CAGE_SUMS_UP_TO {
-                let cage = &rules.cages().cages()[unit.index];
+            if house.unit.kind == super::validate::UnitKind::Cage && side <= CAGE_SUMS_UP_TO {
+                let cage = &rules.cages().cages()[house.unit.index];
                 let placed_sum: u32 = cells
                     .iter()
                     .filter_map(|&c| grid.get(c))
@@ -67,9 +66,19 @@ impl Marks {
                 );
                 visits += 1 << side;
             }
-            for &cell in &cells {
+            for &cell in cells {
                 if let Some(i) = shape.index_of(cell) {
                     masks[i] &= allowed;
+                }
+            }
+        }
+        // A digit placed in one cell of a forbidden pair leaves the other.
+        for pair in table.forbidden_pairs() {
+            visits += 2;
+            let [a, b] = pair.cells;
+            for (from, to) in [(a, b), (b, a)] {
+                if let (Some(d), Some(i)) = (grid.get(from), shape.index_of(to)) {
+                    masks[i] &= !bit(d);
                 }
             }
         }

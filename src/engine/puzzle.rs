@@ -1,7 +1,7 @@
 //! The facade's types for every size and rule set: [`Puzzle`] (a grid whose givens obey its
 //! [`Rules`]), [`Solution`], [`Counted`] and [`Stats`], and the errors of building a puzzle.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 use super::board::{Board, ClassicPuzzle};
 use super::grid::{char_of, Cell, Grid, ParseError, Shape};
@@ -144,42 +144,9 @@ pub fn puzzle_id(grid: &Grid, rules: &Rules) -> String {
         // One-line characters are ASCII ('.', digits, letters).
         hash.write(&[char_of(value) as u8]);
     }
-    // The same cages in any order, their cells in any order, are the same puzzle: each cage
-    // is written with its cells in reading order, and the cages by their first cell (cages
-    // never share a cell, so that order is total).
-    if !rules.cages().cages().is_empty() {
-        let mut cages: Vec<(Vec<(usize, usize)>, u32)> = rules
-            .cages()
-            .cages()
-            .iter()
-            .map(|cage| {
-                let mut cells: Vec<(usize, usize)> =
-                    cage.cells().iter().map(|c| (c.row(), c.col())).collect();
-                cells.sort_unstable();
-                (cells, cage.sum())
-            })
-            .collect();
-        cages.sort_unstable();
-        for (cells, sum) in cages {
-            let _ = write!(hash, ";{sum}");
-            for (row, col) in cells {
-                let _ = write!(hash, ":{row},{col}");
-            }
-        }
-    }
-    // After the cages, so that classic and Killer ids stay what they were before variants.
-    if let Some(regions) = rules.regions() {
-        hash.write(b";regions:");
-        for row in regions.to_rows() {
-            hash.write(row.as_bytes());
-        }
-    }
-    if rules.diagonals() {
-        hash.write(b";diagonals");
-    }
-    if rules.windows() {
-        hash.write(b";windows");
-    }
+    // Each constraint writes its part in registry order: the cages first, so that classic
+    // and Killer ids stay what they were before variants, then regions, diagonals, windows.
+    rules.identify(&mut hash);
     hash.id()
 }
 
@@ -372,7 +339,7 @@ mod tests {
             regions,
             diagonals,
             windows,
-            cages: Vec::new(),
+            ..RuleSpec::default()
         };
         let ids = [
             puzzle_id(&grid, &Rules::classic(Shape::NINE)),

@@ -6,8 +6,9 @@
 
 use std::fmt;
 
+use super::constraints::windows::name_hidden_window;
 use super::grid::{Cell, Digit, Grid, Shape};
-use super::rules::{hidden_window_cell, hidden_window_lines, window_cell, Rules};
+use super::rules::Rules;
 
 /// The kinds of group a digit must not repeat in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -23,11 +24,13 @@ pub enum UnitKind {
     /// A Hyper window (9x9): index 0-3 in reading order.
     Window,
     /// One of the five groups a Hyper puzzle's windows imply (index 0-4; see
-    /// `rules::hidden_window_cell`). Not a rule of its own, so a board is never checked
+    /// `constraints/windows.rs`). Not a rule of its own, so a board is never checked
     /// against it; the logic engine uses it as a house.
     HiddenWindow,
     /// A Killer cage (its digits are distinct too).
     Cage,
+    /// Two cells a king's move apart (anti-king); index 0 for every pair, the cells name it.
+    AntiKing,
 }
 
 impl UnitKind {
@@ -42,6 +45,7 @@ impl UnitKind {
             UnitKind::Window => "window",
             UnitKind::HiddenWindow => "hidden_window",
             UnitKind::Cage => "cage",
+            UnitKind::AntiKing => "anti_king",
         }
     }
 
@@ -56,12 +60,13 @@ impl UnitKind {
             UnitKind::Window => "windows",
             UnitKind::HiddenWindow => "hidden windows",
             UnitKind::Cage => "cages",
+            UnitKind::AntiKing => "anti-king pairs",
         }
     }
 
     /// Whether each digit appears exactly once in a unit of this kind (a cage holds fewer).
     pub const fn is_house(self) -> bool {
-        !matches!(self, UnitKind::Cage)
+        !matches!(self, UnitKind::Cage | UnitKind::AntiKing)
     }
 }
 
@@ -75,31 +80,6 @@ pub struct Unit {
 }
 
 impl Unit {
-    /// The cells of a unit whose cells the shape alone decides (row, column, box, diagonal,
-    /// window), in reading order. Regions and cages belong to the rules
-    /// ([`Rules::cells_of`]); here they have none.
-    pub fn cells_in(self, shape: Shape) -> impl Iterator<Item = Cell> {
-        let Unit { kind, index } = self;
-        let side = shape.side();
-        let count = match kind {
-            UnitKind::Region | UnitKind::Cage => 0,
-            UnitKind::Window | UnitKind::HiddenWindow => 9,
-            _ => side,
-        };
-        (0..count).map(move |i| {
-            let (row, col) = match kind {
-                UnitKind::Row => (index, i),
-                UnitKind::Column => (i, index),
-                UnitKind::Diagonal if index == 0 => (i, i),
-                UnitKind::Diagonal => (i, side - 1 - i),
-                UnitKind::Window => window_cell(index, i),
-                UnitKind::HiddenWindow => hidden_window_cell(index, i),
-                _ => shape.box_cell(index, i),
-            };
-            Cell::at(row, col)
-        })
-    }
-
     /// All rows, then columns, then boxes of `shape`.
     pub fn lines_and_boxes(shape: Shape) -> impl Iterator<Item = Unit> {
         [UnitKind::Row, UnitKind::Column, UnitKind::Box]
@@ -112,80 +92,9 @@ impl fmt::Display for Unit {
     /// "row 3"; a hidden window with where it is: "hidden window 2 (rows 1, 5, 9, columns 2-4)".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
-            UnitKind::HiddenWindow => {
-                let (rows, cols) = hidden_window_lines(self.index);
-                write!(
-                    f,
-                    "hidden window {} (rows {rows}, columns {cols})",
-                    self.index + 1
-                )
-            }
+            UnitKind::HiddenWindow => name_hidden_window(self.index, f),
+            UnitKind::AntiKing => f.write_str("anti-king pair"),
             kind => write!(f, "{} {}", kind.name(), self.index + 1),
-        }
-    }
-}
-
-impl Rules {
-    /// Every unit of the puzzle with its cells: rows, columns, boxes (or regions),
-    /// diagonals, windows, then cages.
-    pub fn units(&self) -> impl Iterator<Item = (Unit, Vec<Cell>)> + '_ {
-        let cages = (0..self.cages().len()).map(|index| Unit {
-            kind: UnitKind::Cage,
-            index,
-        });
-        self.houses()
-            .chain(cages)
-            .map(move |unit| (unit, self.cells_of(unit)))
-    }
-
-    /// The houses (units holding every digit once): rows, columns, boxes or regions, then
-    /// diagonals and windows when the rules have them.
-    pub fn houses(&self) -> impl Iterator<Item = Unit> + '_ {
-        let side = self.shape().side();
-        let boxes = if self.regions().is_some() {
-            UnitKind::Region
-        } else {
-            UnitKind::Box
-        };
-        let diagonals = if self.diagonals() { 2 } else { 0 };
-        let windows = if self.windows() { 4 } else { 0 };
-        [
-            (UnitKind::Row, side),
-            (UnitKind::Column, side),
-            (boxes, side),
-            (UnitKind::Diagonal, diagonals),
-            (UnitKind::Window, windows),
-        ]
-        .into_iter()
-        .flat_map(|(kind, count)| (0..count).map(move |index| Unit { kind, index }))
-    }
-
-    /// The five hidden windows when the rules have windows (none otherwise): not rules of
-    /// their own, but houses of the logic engine and of the pencil marks, so that a hint
-    /// never rests on a mark the player's marks still show.
-    pub fn hidden_windows(&self) -> impl Iterator<Item = Unit> {
-        let count = if self.windows() { 5 } else { 0 };
-        (0..count).map(|index| Unit {
-            kind: UnitKind::HiddenWindow,
-            index,
-        })
-    }
-
-    /// The cells of `unit` under these rules, in reading order (none for a unit the rules do
-    /// not have).
-    pub fn cells_of(&self, unit: Unit) -> Vec<Cell> {
-        match unit.kind {
-            UnitKind::Region => self
-                .regions()
-                .map(|r| r.cells(unit.index).collect())
-                .unwrap_or_default(),
-            UnitKind::Cage => self
-                .cages()
-                .cages()
-                .get(unit.index)
-                .map(|c| c.cells().to_vec())
-                .unwrap_or_default(),
-            _ => unit.cells_in(self.shape()).collect(),
         }
     }
 }
@@ -235,15 +144,7 @@ pub struct Report {
 pub fn validate(grid: &Grid, rules: &Rules) -> Report {
     let conflicts = conflicts(grid, rules);
     let complete = grid.is_full();
-    let sums_met = rules.cages().cages().iter().all(|cage| {
-        let sum: u32 = cage
-            .cells()
-            .iter()
-            .filter_map(|&c| grid.get(c))
-            .map(|d| u32::from(d.get()))
-            .sum();
-        sum == cage.sum()
-    });
+    let sums_met = rules.holds(grid);
     Report {
         solved: complete && conflicts.is_empty() && sums_met,
         complete,
@@ -251,38 +152,11 @@ pub fn validate(grid: &Grid, rules: &Rules) -> Report {
     }
 }
 
-/// Every repeated digit in every unit.
+/// Every repeated digit in every unit: by house (in the order of [`Rules::units`]), then by
+/// forbidden pair.
 pub fn conflicts(grid: &Grid, rules: &Rules) -> Vec<Conflict> {
     debug_assert_eq!(grid.shape(), rules.shape());
-    let mut found = Vec::new();
-    for (unit, cells) in rules.units() {
-        let (mut seen, mut repeated) = (0u32, 0u32);
-        for &cell in &cells {
-            if let Some(d) = grid.get(cell) {
-                let bit = 1u32 << (d.get() - 1);
-                repeated |= seen & bit;
-                seen |= bit;
-            }
-        }
-        let mut digits = repeated;
-        while digits != 0 {
-            let value = digits.trailing_zeros() as u8 + 1;
-            digits &= digits - 1;
-            let digit = Digit::new(value).unwrap_or_else(|| unreachable!("a grid digit"));
-            let mut at: Vec<Cell> = cells
-                .iter()
-                .copied()
-                .filter(|&c| grid.get(c) == Some(digit))
-                .collect();
-            at.sort();
-            found.push(Conflict {
-                unit,
-                digit,
-                cells: at,
-            });
-        }
-    }
-    found
+    rules.house_table().conflicts(grid)
 }
 
 #[cfg(test)]
@@ -447,10 +321,15 @@ mod tests {
     }
 
     #[test]
-    fn only_the_rules_know_the_cells_of_regions_and_cages() {
-        for kind in [UnitKind::Region, UnitKind::Cage] {
+    fn a_unit_the_rules_do_not_have_has_no_cells() {
+        for kind in [
+            UnitKind::Region,
+            UnitKind::Cage,
+            UnitKind::Diagonal,
+            UnitKind::Window,
+            UnitKind::HiddenWindow,
+        ] {
             let unit = Unit { kind, index: 0 };
-            assert_eq!(unit.cells_in(Shape::NINE).count(), 0, "{unit}");
             assert!(
                 Rules::classic(Shape::NINE).cells_of(unit).is_empty(),
                 "{unit}"

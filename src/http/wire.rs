@@ -43,6 +43,9 @@ macro_rules! with_rule_fields {
             /// The four 3x3 windows of a 9x9 grid are houses too (Hyper Sudoku, Windoku).
             #[serde(default)]
             pub windows: bool,
+            /// No two cells a king's move apart hold the same digit (anti-king).
+            #[serde(default)]
+            pub anti_king: bool,
         }
 
         impl HasRules for $name {
@@ -52,6 +55,7 @@ macro_rules! with_rule_fields {
                     regions: self.regions.as_ref(),
                     diagonals: self.diagonals,
                     windows: self.windows,
+                    anti_king: self.anti_king,
                 }
             }
         }
@@ -65,6 +69,7 @@ pub struct RuleFields<'a> {
     pub regions: Option<&'a RegionLabels>,
     pub diagonals: bool,
     pub windows: bool,
+    pub anti_king: bool,
 }
 
 /// A request body with the shared rule fields.
@@ -86,6 +91,7 @@ impl RuleFields<'_> {
                 regions: self.regions.map(|labels| labels.cells(shape.side())),
                 diagonals: self.diagonals,
                 windows: self.windows,
+                anti_king: self.anti_king,
                 cages: engine_cages(self.cages),
             },
         )
@@ -99,6 +105,7 @@ impl RuleFields<'_> {
             (self.regions.is_some(), "/regions"),
             (self.diagonals, "/diagonals"),
             (self.windows, "/windows"),
+            (self.anti_king, "/anti_king"),
         ]
         .into_iter()
         .find_map(|(sent, pointer)| sent.then_some(pointer))

@@ -7,7 +7,7 @@
 //! boxes) and Killer (cages: cells that see each other and add up to a sum). Houses are
 //! numbered the same way in every geometry: rows 0-8, columns 9-17, boxes or regions 18-26,
 //! then the diagonals and windows the rules add, and with the windows the five hidden windows
-//! they imply (see `rules::hidden_window_cell`). Cages are not houses (a digit need not
+//! they imply (see `constraints/windows.rs`). Cages are not houses (a digit need not
 //! appear in one), so they have their own list; they do make their cells peers.
 //!
 //! The classic table is built once ([`Geometry::classic`]); a variant's table is built per
@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::LazyLock;
 
 use crate::engine::board::{CELLS, SIZE};
+use crate::engine::constraints::House;
 use crate::engine::grid::{Cell, Shape};
 use crate::engine::rules::Rules;
 use crate::engine::validate::{Unit, UnitKind};
@@ -109,24 +110,23 @@ impl Geometry {
         &CLASSIC
     }
 
-    /// The geometry of a 9x9 puzzle under `rules` (any combination of regions, diagonals,
-    /// windows and cages); `None` for other sizes, which the logic engine does not cover.
+    /// The geometry of a 9x9 puzzle under `rules` (any combination of houses and cages);
+    /// `None` for other sizes, and for rules that forbid pairs of cells outside the houses
+    /// (anti-king), which the logic engine does not cover: its techniques reason over houses.
     pub fn for_rules(rules: &Rules) -> Option<Geometry> {
         Geometry::build(rules, NEXT_ID.fetch_add(1, Ordering::Relaxed))
     }
 
     fn build(rules: &Rules, id: u64) -> Option<Geometry> {
-        if rules.shape() != Shape::NINE {
+        if rules.shape() != Shape::NINE || rules.has_forbidden_pairs() {
             return None;
         }
         let index = |cell: Cell| cell.row() * SIZE + cell.col();
-        let units: Vec<Unit> = rules.houses().chain(rules.hidden_windows()).collect();
-        let unit_cells: Vec<[u8; SIZE]> = units
+        let houses: Vec<&House> = rules.house_table().logic().collect();
+        let units: Vec<Unit> = houses.iter().map(|house| house.unit).collect();
+        let unit_cells: Vec<[u8; SIZE]> = houses
             .iter()
-            .map(|&unit| {
-                let cells = rules.cells_of(unit);
-                std::array::from_fn(|i| index(cells[i]) as u8)
-            })
+            .map(|house| std::array::from_fn(|i| index(house.cells[i]) as u8))
             .collect();
         let unit_sets: Vec<CellSet> = unit_cells
             .iter()
@@ -396,7 +396,17 @@ mod tests {
         assert_eq!(g.unit_count(), 27);
         assert!(g.is_classic() && g.has_standard_boxes());
         for k in 0..27 {
-            let expected: Vec<usize> = g.unit(k).cells_in(Shape::NINE).map(Cell::index).collect();
+            let Unit { kind, index } = g.unit(k);
+            let expected: Vec<usize> = (0..9)
+                .map(|i| match kind {
+                    UnitKind::Row => index * 9 + i,
+                    UnitKind::Column => i * 9 + index,
+                    _ => {
+                        let (row, col) = Shape::NINE.box_cell(index, i);
+                        row * 9 + col
+                    }
+                })
+                .collect();
             let got: Vec<usize> = g.cells_of(k).iter().map(|&i| i as usize).collect();
             assert_eq!(got, expected);
             assert_eq!(g.set_of(k).len(), 9);

@@ -135,13 +135,16 @@ impl Layout {
         self.side = side;
         self.cells = cells;
         self.all = shape.all_digits();
-        let rules = puzzle.rules();
+        let table = puzzle.rules().house_table();
         self.units.clear();
-        for unit in rules.houses() {
-            let unit_cells = rules.cells_of(unit);
-            debug_assert_eq!(unit_cells.len(), side);
-            self.units
-                .extend(unit_cells.iter().map(|c| (c.row() * side + c.col()) as u16));
+        for house in table.complete() {
+            debug_assert_eq!(house.cells.len(), side);
+            self.units.extend(
+                house
+                    .cells
+                    .iter()
+                    .map(|c| (c.row() * side + c.col()) as u16),
+            );
         }
         // Each cell's houses: counted, then filled in house order.
         self.cell_unit_start.clear();
@@ -182,6 +185,15 @@ impl Layout {
         self.add_innies(cages.len(), &cage_of, shape.digit_total());
         self.add_band_innies(cages.len(), &cage_of, shape.digit_total());
 
+        // Pairs of cells that must differ outside the houses (anti-king), both ways round.
+        let pairs = table.forbidden_pairs();
+        let mut paired: Vec<Vec<u16>> = vec![Vec::new(); if pairs.is_empty() { 0 } else { cells }];
+        for pair in pairs {
+            let [a, b] = pair.cells.map(|c| (c.row() * side + c.col()) as u16);
+            paired[usize::from(a)].push(b);
+            paired[usize::from(b)].push(a);
+        }
+
         self.peer_start.clear();
         self.peers.clear();
         self.peer_start.push(0);
@@ -208,6 +220,9 @@ impl Layout {
                     add(self.cage_cells[idx], &mut self.peers);
                 }
             }
+            for &j in paired.get(i).into_iter().flatten() {
+                add(j, &mut self.peers);
+            }
             for &j in &self.peers[first..] {
                 seen[usize::from(j)] = false;
             }
@@ -217,7 +232,9 @@ impl Layout {
         // each run of lines looks at every cage cell and every cell once.
         let cage_cells = self.cage_cells.len() as u64;
         let runs = (side * side) as u64;
-        (self.units.len() as u64) * (side as u64 + 1) + runs * (cage_cells + cells as u64)
+        (self.units.len() as u64) * (side as u64 + 1)
+            + runs * (cage_cells + cells as u64)
+            + 2 * pairs.len() as u64
     }
 
     /// The "45 rule": in every house, the cells not covered by cages lying wholly inside it

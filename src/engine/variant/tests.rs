@@ -5,6 +5,7 @@
 use super::*;
 use crate::engine::board::{Board, ClassicPuzzle};
 use crate::engine::budget::{Budget, Stop};
+use crate::engine::constraints::windows::WindowsNeedNine;
 use crate::engine::grid::{Cell, Digit, Grid, Shape};
 use crate::engine::puzzle::{Counted, Puzzle};
 use crate::engine::random::SplitMix64;
@@ -541,7 +542,7 @@ fn windows_exist_only_on_nine_by_nine() {
     };
     assert_eq!(
         Rules::new(Shape::SIXTEEN, spec).unwrap_err(),
-        RulesError::WindowsNeedNine { side: 16 }
+        RulesError::WindowsNeedNine(WindowsNeedNine { side: 16 })
     );
 }
 

@@ -9,7 +9,9 @@
 
 use std::fmt;
 
-use super::grid::{char_of, Cell, Shape};
+use super::{Family, House, Role};
+use crate::engine::grid::{char_of, Cell, Shape};
+use crate::engine::validate::{Unit, UnitKind};
 
 /// Why a label grid does not draw valid regions. Rows, columns and regions print 1-based.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -186,6 +188,30 @@ impl Regions {
             .chunks(self.shape.side())
             .map(|row| row.iter().map(|&r| char_of(r + 1)).collect())
             .collect()
+    }
+}
+
+impl Family for Regions {
+    fn houses(&self, shape: Shape, out: &mut Vec<House>) {
+        out.extend((0..shape.side()).map(|index| House {
+            unit: Unit {
+                kind: UnitKind::Region,
+                index,
+            },
+            cells: self.cells(index).collect(),
+            role: Role::Complete,
+        }));
+    }
+
+    fn kind_word(&self) -> Option<(u8, &'static str)> {
+        Some((1, "Jigsaw"))
+    }
+
+    fn identify(&self, hash: &mut dyn fmt::Write) {
+        let _ = hash.write_str(";regions:");
+        for row in self.to_rows() {
+            let _ = hash.write_str(&row);
+        }
     }
 }
 

@@ -1,0 +1,282 @@
+//! The rule families as constraints: each family lives in one file of this module and says,
+//! through [`Family`], everything the engines need to know about it; the [`registry!`] below
+//! lists them. A puzzle's [`Rules`](super::rules::Rules) are a shape and a list of these.
+//!
+//! What a family can declare:
+//! - the **houses** it adds ([`House`]): cells that hold distinct digits, and whether they
+//!   hold every digit ([`Role`]); the [`Houses`] table every engine reads is built from them;
+//! - the **pairs of cells** that must not hold the same digit outside any house
+//!   ([`Family::forbidden_pairs`]): the weak-link table that propagation and pencil marks
+//!   read (anti-king);
+//! - its **check** for validation: each house and pair is a named unit, so a repeated digit
+//!   is reported by the unit it breaks and its cells; what houses and pairs cannot say (a
+//!   cage's sum) the family checks on a full grid ([`Family::holds`]);
+//! - its **naming**: the word in a puzzle's kind ("Jigsaw", "Killer") and its part of the
+//!   puzzle id.
+//!
+//! What the houses and pairs cannot say (a cage's sum) stays a propagator of the solvers,
+//! which read the family's own data for it.
+//!
+//! Invariant: a rule family is one file here plus one line in the registry.
+
+use std::any::Any;
+use std::fmt;
+
+use super::grid::{Cell, Digit, Grid, Shape};
+use super::validate::{Conflict, Unit};
+
+pub(crate) mod anti_king;
+pub(crate) mod boxes;
+pub(crate) mod cages;
+pub(crate) mod diagonals;
+pub(crate) mod lines;
+pub(crate) mod regions;
+pub(crate) mod windows;
+
+/// What a house is to the engines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// A rule: every digit exactly once (rows, columns, boxes, regions, diagonals, windows).
+    Complete,
+    /// A rule: digits distinct, but not every digit (a Killer cage).
+    Distinct,
+    /// Every digit exactly once, but implied by the other houses rather than a rule of its
+    /// own (a Hyper puzzle's hidden windows): the logic engine and the pencil marks use it,
+    /// validation never checks it (a board that breaks one breaks a rule elsewhere).
+    Implied,
+}
+
+/// A group of cells whose digits are distinct.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct House {
+    pub unit: Unit,
+    /// In reading order.
+    pub cells: Vec<Cell>,
+    pub role: Role,
+}
+
+/// Two cells that must not hold the same digit, and the unit that names the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pair {
+    pub unit: Unit,
+    /// In reading order.
+    pub cells: [Cell; 2],
+}
+
+/// What one rule family tells the engines. Every method but the houses has a default that
+/// declares nothing, so a family writes only what it adds.
+pub(crate) trait Family: Any {
+    /// Appends the houses this family adds, in its units' order.
+    fn houses(&self, _shape: Shape, _out: &mut Vec<House>) {}
+
+    /// Appends the pairs of cells that must not hold the same digit, each named by the unit
+    /// a broken one is reported as. Pairs that share a house are dropped by the table.
+    fn forbidden_pairs(&self, _shape: Shape, _out: &mut Vec<Pair>) {}
+
+    /// Whether a full grid meets what the houses and pairs cannot say (a cage's sum).
+    fn holds(&self, _grid: &Grid) -> bool {
+        true
+    }
+
+    /// The word this family adds to a puzzle's kind ("Jigsaw"), if any, with its place
+    /// among the words (names read "9x9 Jigsaw Hyper X Killer", in the order players
+    /// knew them before the registry had an order of its own).
+    fn kind_word(&self) -> Option<(u8, &'static str)> {
+        None
+    }
+
+    /// Writes this family's part of the puzzle id (nothing for a family every puzzle has).
+    fn identify(&self, _hash: &mut dyn fmt::Write) {}
+
+    /// Whether this constraint leaves the rules classic (rows, columns and boxes only).
+    fn is_classic(&self) -> bool {
+        false
+    }
+}
+
+/// The registry: one line per family, in the order their houses are numbered and their
+/// parts of the puzzle id are written. It makes [`Constraint`], one variant per family.
+macro_rules! registry {
+    ($($family:ident($ty:ty),)*) => {
+        /// One constraint of a puzzle: an instance of one rule family.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Constraint {
+            $($family($ty),)*
+        }
+
+        impl Constraint {
+            /// The family's own declarations.
+            pub(crate) fn family(&self) -> &dyn Family {
+                match self {
+                    $(Constraint::$family(family) => family,)*
+                }
+            }
+
+            /// Where this constraint's family sits in the registry (the list's order).
+            fn rank(&self) -> u8 {
+                /// The families by place in the registry.
+                #[allow(dead_code)]
+                enum Rank {
+                    $($family,)*
+                }
+                match self {
+                    $(Constraint::$family(_) => Rank::$family as u8,)*
+                }
+            }
+        }
+
+        $(impl From<$ty> for Constraint {
+            fn from(family: $ty) -> Constraint {
+                Constraint::$family(family)
+            }
+        })*
+    };
+}
+
+registry! {
+    Lines(lines::Lines),
+    Boxes(boxes::Boxes),
+    Cages(cages::Cages),
+    Regions(regions::Regions),
+    Diagonals(diagonals::Diagonals),
+    Windows(windows::Windows),
+    AntiKing(anti_king::AntiKing),
+}
+
+impl Constraint {
+    /// This constraint as its family's type, when it is one.
+    pub(crate) fn get<T: Family>(&self) -> Option<&T> {
+        (self.family() as &dyn Any).downcast_ref()
+    }
+}
+
+/// Puts constraints in registry order (houses numbered, ids written in that order).
+pub(crate) fn sort(constraints: &mut [Constraint]) {
+    constraints.sort_by_key(Constraint::rank);
+}
+
+/// The one house table of a puzzle, built once from its constraints: what the general
+/// solver, the logic engine, validation and pencil marks read as houses and peers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Houses {
+    /// Every house of every constraint, in registry order.
+    houses: Vec<House>,
+    /// Pairs of cells that must differ and share no house (anti-king).
+    pairs: Vec<Pair>,
+}
+
+impl Houses {
+    /// The table of `constraints` (in registry order) on a grid of `shape`.
+    pub(crate) fn build(shape: Shape, constraints: &[Constraint]) -> Houses {
+        let mut table = Houses::default();
+        let mut pairs = Vec::new();
+        for constraint in constraints {
+            let family = constraint.family();
+            family.houses(shape, &mut table.houses);
+            family.forbidden_pairs(shape, &mut pairs);
+        }
+        if !pairs.is_empty() {
+            // A pair inside a house says nothing more, and would report a repeat twice.
+            let mut houses_of = vec![Vec::new(); shape.cells()];
+            for (k, house) in table.houses.iter().enumerate() {
+                for &cell in &house.cells {
+                    houses_of[cell.row() * shape.side() + cell.col()].push(k);
+                }
+            }
+            let index = |cell: Cell| cell.row() * shape.side() + cell.col();
+            pairs.retain(|pair| {
+                let [a, b] = pair.cells;
+                !houses_of[index(a)]
+                    .iter()
+                    .any(|k| houses_of[index(b)].contains(k))
+            });
+            table.pairs = pairs;
+        }
+        table
+    }
+
+    /// The houses that are rules and hold every digit: rows, columns, boxes or regions,
+    /// then whatever the other families add.
+    pub fn complete(&self) -> impl Iterator<Item = &House> + '_ {
+        self.with(Role::Complete)
+    }
+
+    /// The houses with the given role, in registry order.
+    pub fn with(&self, role: Role) -> impl Iterator<Item = &House> + '_ {
+        self.houses.iter().filter(move |house| house.role == role)
+    }
+
+    /// The houses validation checks: the complete ones, then the distinct ones (cages).
+    pub fn checked(&self) -> impl Iterator<Item = &House> + '_ {
+        self.complete().chain(self.with(Role::Distinct))
+    }
+
+    /// The houses of the logic engine: the complete ones, then the implied ones.
+    pub fn logic(&self) -> impl Iterator<Item = &House> + '_ {
+        self.complete().chain(self.with(Role::Implied))
+    }
+
+    /// Every house a placed digit leaves the other cells of: checked ones, then implied ones.
+    pub fn all(&self) -> impl Iterator<Item = &House> + '_ {
+        self.checked().chain(self.with(Role::Implied))
+    }
+
+    /// The cells of `unit` (none for a unit the table does not have).
+    pub fn cells_of(&self, unit: Unit) -> &[Cell] {
+        self.houses
+            .iter()
+            .find(|house| house.unit == unit)
+            .map_or(&[], |house| &house.cells)
+    }
+
+    /// Pairs of cells that must not hold the same digit though no house holds both.
+    pub fn forbidden_pairs(&self) -> &[Pair] {
+        &self.pairs
+    }
+
+    /// Every repeated digit: by house (checked houses in order), then by pair.
+    pub fn conflicts(&self, grid: &Grid) -> Vec<Conflict> {
+        let mut found = Vec::new();
+        for house in self.checked() {
+            let (mut seen, mut repeated) = (0u32, 0u32);
+            for &cell in &house.cells {
+                if let Some(d) = grid.get(cell) {
+                    let bit = 1u32 << (d.get() - 1);
+                    repeated |= seen & bit;
+                    seen |= bit;
+                }
+            }
+            let mut digits = repeated;
+            while digits != 0 {
+                let value = digits.trailing_zeros() as u8 + 1;
+                digits &= digits - 1;
+                let digit = Digit::new(value).unwrap_or_else(|| unreachable!("a grid digit"));
+                let mut at: Vec<Cell> = house
+                    .cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| grid.get(c) == Some(digit))
+                    .collect();
+                at.sort();
+                found.push(Conflict {
+                    unit: house.unit,
+                    digit,
+                    cells: at,
+                });
+            }
+        }
+        for pair in &self.pairs {
+            let [a, b] = pair.cells;
+            if let (Some(x), Some(y)) = (grid.get(a), grid.get(b)) {
+                if x == y {
+                    found.push(Conflict {
+                        unit: pair.unit,
+                        digit: x,
+                        cells: vec![a, b],
+                    });
+                }
+            }
+        }
+        found
+    }
+}
