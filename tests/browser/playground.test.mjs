@@ -428,7 +428,9 @@ test('/docs: the API reference renders this server\'s spec under its CSP, with n
   assert.match(response.headers()['content-security-policy'], /script-src 'self';/);
   await page.locator('.opblock-summary-path', { hasText: '/v1/solve' }).first().waitFor();
   assert.ok(await page.locator('.opblock-tag', { hasText: 'unversioned aliases' }).count() === 1);
-  assert.equal(await page.locator('.opblock-tag').count(), 7, 'every endpoint group is listed');
+  const spec = await (await fetch(`${baseUrl}/openapi.json`)).json();
+  assert.equal(await page.locator('.opblock-tag').count(), spec.tags.length,
+    'every endpoint group of the spec is listed');
   await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: false });
   assert.deepEqual(problems, []);
   await context.close();
