@@ -1,6 +1,6 @@
 //! Solver throughput per puzzle file, single thread, in two modes: the first solution, and the
 //! uniqueness check (count to 2). Criterion reports puzzles/s as "elements/s".
-//! `scripts/solver-vs-peer.sh` puts the same figures next to the peer crate's.
+//! `scripts/bench/solver-vs-peer.sh` puts the same figures next to the peer crate's.
 
 use std::path::Path;
 use std::time::Duration;

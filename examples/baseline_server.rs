@@ -1,4 +1,4 @@
-//! Bench-only baseline for `scripts/bench-http.sh`: the same HTTP stack (hyper setup from
+//! Bench-only baseline for `scripts/bench/bench-http.sh`: the same HTTP stack (hyper setup from
 //! `http::server`, the same JSON extractor and board parsing) answering `POST /solve` with a
 //! fixed body *without solving*. The ratio service/baseline shows what solving costs on top of
 //! HTTP. Not a product route.

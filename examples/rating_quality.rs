@@ -1,7 +1,7 @@
 //! How closely our ratings follow Sudoku Explainer's: reads `PUZZLE RATING` lines from the
 //! rated files and prints the Spearman correlation, the share of ratings within 0.3 and exactly
 //! equal, how many puzzles up to SE 9.0 got a rating, and a confusion table of levels (ours
-//! against the SE rating's band). `scripts/rating-quality.sh` runs it.
+//! against the SE rating's band). `scripts/bench/rating-quality.sh` runs it.
 //!
 //! ```text
 //! cargo run --release --example rating_quality -- [DIR=../shared/data/rated] [--worst N]

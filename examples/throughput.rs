@@ -1,5 +1,5 @@
 //! Prints puzzles/s per file, single thread, in the same table format as `shared/peer-bench`,
-//! so that `scripts/solver-vs-peer.sh` can put both side by side.
+//! so that `scripts/bench/solver-vs-peer.sh` can put both side by side.
 //!
 //! usage: cargo run --release --example throughput -- [--min-secs S] FILE...
 

@@ -1,5 +1,5 @@
 //! The playground page over real HTTP: what a browser fetches, and the switch that removes it.
-//! The page's behaviour is tested in headless Chromium by `scripts/browser-test.sh`.
+//! The page's behaviour is tested in headless Chromium by `scripts/check/browser-test.sh`.
 
 mod common;
 

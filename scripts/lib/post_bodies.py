@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A fixed, sequential HTTP/1.1 client for instruction counts (scripts/bench-instructions.sh).
+"""A fixed, sequential HTTP/1.1 client for instruction counts (scripts/bench/bench-instructions.sh).
 
 Sends COUNT POST requests on one keep-alive connection, the bodies taken round-robin from
 BODIES (one JSON body a line, as wrk-bodies.lua takes them) starting at line OFFSET, with the

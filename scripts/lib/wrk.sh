@@ -1,4 +1,4 @@
-# Shared by the benchmark scripts that drive wrk with scripts/wrk-bodies.lua (source it).
+# Shared by the benchmark scripts that drive wrk with scripts/bench/wrk-bodies.lua (source it).
 #
 #   wrk_bodies FILE OUT
 #     The first 5,000 puzzles of FILE as /solve bodies, one JSON body a line, in OUT.
@@ -20,7 +20,7 @@ wrk_result() {
   local url=$1 connections=$2 secs=$3 bodies=$4
   shift 4
   local threads=$(( connections < 2 ? 1 : 2 ))
-  "$@" wrk -t "$threads" -c "$connections" -d "${secs}s" --timeout 5s -s scripts/wrk-bodies.lua \
+  "$@" wrk -t "$threads" -c "$connections" -d "${secs}s" --timeout 5s -s scripts/bench/wrk-bodies.lua \
     "$url" -- "$bodies" | grep '^RESULT'
 }
 

@@ -3,7 +3,7 @@
 //!
 //! A hand-written tower layer rather than `axum::middleware::from_fn`: that one boxes and
 //! clones the inner service for every request, which under load cost more than everything
-//! this middleware does (measured with `BENCH_PIN=1 scripts/bench-http.sh`). It wraps the
+//! this middleware does (measured with `BENCH_PIN=1 scripts/bench/bench-http.sh`). It wraps the
 //! router once, not each route (`Router::layer`): a per-route layer made every request clone
 //! the boxed middleware and the route inside it (two allocations and about 2,000
 //! instructions, BENCHMARKS.md). Outside the router the matched route is not known yet, so

@@ -1,5 +1,5 @@
 // End to end: the playground page in headless Chromium against a real release server.
-// Run by scripts/browser-test.sh (which installs Chromium and this folder's one npm package):
+// Run by scripts/check/browser-test.sh (which installs Chromium and this folder's one npm package):
 //   SUDOKU_BIN=target/release/sudoku-service ARTIFACTS=artifacts/browser node --test playground.test.mjs
 // Screenshots of the solved board, the highlighted conflict, a Killer and a Jigsaw puzzle and the
 // phone layout go to ARTIFACTS.

@@ -3,9 +3,9 @@
 # port, Playwright (playwright-core from npm) driving Debian's Chromium. Installs what it
 # lacks (apt: chromium; npm: tests/browser's locked packages). Screenshots go to
 # artifacts/browser/. Bounded: the whole run is cut off after 5 minutes.
-# usage: scripts/browser-test.sh
+# usage: scripts/check/browser-test.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 if ! [ -x /usr/bin/chromium ]; then
   apt-get update -qq

@@ -3,7 +3,7 @@
 # and board but does not solve (examples/baseline_server.rs), with wrk at 1, 16 and 64
 # connections on loopback. Prints requests/s, p50/p99/p99.9 latency and the ratio.
 #
-# usage: scripts/bench-http.sh [SECONDS_PER_RUN] [PUZZLE_FILE]
+# usage: scripts/bench/bench-http.sh [SECONDS_PER_RUN] [PUZZLE_FILE]
 #        (defaults: 10 s, ../shared/data/puzzles_17_clue.txt)
 #        BENCH_ROUNDS=N runs N service/baseline pairs per connection count (alternating which
 #        goes first) and adds a row with the median ratio and median p99/p50;
@@ -11,7 +11,7 @@
 #        BENCH_CONNECTIONS="64" runs only the listed connection counts (default "1 16 64");
 #        the service takes its settings from the environment (e.g. SUDOKU_INLINE_BUDGET=0).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 secs=${1:-10}
 file=${2:-../shared/data/puzzles_17_clue.txt}
 [ -s "$file" ] || { echo "$(basename "$0"): FAIL: puzzle file $file missing (../shared/data beside the repository)" >&2; exit 1; }
@@ -40,7 +40,7 @@ start_server base "$work/baseline.log" "${server_cpus[@]}" target/release/exampl
 
 run() { # url connections -> RESULT line
   local threads=$(( $2 < 2 ? 1 : 2 ))
-  "${client_cpus[@]}" wrk -t "$threads" -c "$2" -d "${secs}s" --timeout 5s -s scripts/wrk-bodies.lua "$1" \
+  "${client_cpus[@]}" wrk -t "$threads" -c "$2" -d "${secs}s" --timeout 5s -s scripts/bench/wrk-bodies.lua "$1" \
     -- "$work/bodies.jsonl" | grep '^RESULT'
 }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }

@@ -14,9 +14,9 @@
 # then the others) is seen serving the load in its own /metrics, and (d) floods until the
 # balancer's limit answers. Bounded in time (about 3 x SECONDS plus the restarts, each wait
 # at most 30 s), loopback only. The puzzles come from ../shared/data; without it the script
-# fails, saying so. usage: scripts/lb-test.sh [SECONDS]
+# fails, saying so. usage: scripts/drills/lb-test.sh [SECONDS]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 source scripts/lib/data.sh
 need_data puzzles_17_clue.txt
@@ -64,7 +64,7 @@ nginx -c "$work/nginx.conf" -p "$work"
 
 head -n 5000 "$(data_dir)/puzzles_17_clue.txt" | awk '{ printf "{\"board\":\"%s\"}\n", $0 }' >"$work/bodies.jsonl"
 load() { # url seconds
-  wrk -t 2 -c 32 -d "${2}s" --timeout 5s -s scripts/wrk-bodies.lua "$1" -- "$work/bodies.jsonl" |
+  wrk -t 2 -c 32 -d "${2}s" --timeout 5s -s scripts/bench/wrk-bodies.lua "$1" -- "$work/bodies.jsonl" |
     grep '^RESULT'
 }
 # The load phases that wait on conditions run wrk for up to this long and stop it (SIGINT,

@@ -10,14 +10,14 @@
 # touched), `.` for this worktree's own release build, or the path of a built binary. Each server gets a port from
 # free_port and is waited for on /healthz, so revisions that log differently work alike.
 #
-# usage: scripts/bench-revisions.sh OLD NEW [SECONDS] [ROUNDS] [PUZZLE_FILE]
+# usage: scripts/bench/bench-revisions.sh OLD NEW [SECONDS] [ROUNDS] [PUZZLE_FILE]
 #        (defaults: 5 s, 5 rounds, ../shared/data/puzzles_17_clue.txt)
 #        BENCH_CONNECTIONS (default 64); BENCH_PIN=1 puts both servers on the last core and
 #        wrk on the others; BENCH_BUILD_ONLY=1 builds and prints the binaries' paths (for
-#        SERVICE_BIN of scripts/bench-instructions.sh) without measuring.
+#        SERVICE_BIN of scripts/bench/bench-instructions.sh) without measuring.
 # Bounded: 2 * SECONDS * ROUNDS plus the builds (a fresh revision: several minutes of LTO).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 [ $# -ge 2 ] || { sed -n 2,19p "$0" >&2; exit 2; }
 old=$1 new=$2 secs=${3:-5} rounds=${4:-5}
 file=${5:-../shared/data/puzzles_17_clue.txt}

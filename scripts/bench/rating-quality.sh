@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How closely our Sudoku Explainer ratings follow SE's own, over the rated puzzle files.
 #
-# Usage: scripts/rating-quality.sh [DIR] [--worst N]
+# Usage: scripts/bench/rating-quality.sh [DIR] [--worst N]
 #   DIR        folder of `PUZZLE RATING` .txt files (default: ../shared/data/rated, relative to
 #              the repository root)
 #   --worst N  also list the N biggest disagreements (puzzle, SE rating, ours, our hardest
@@ -13,7 +13,7 @@
 # Targets (issue 14): Spearman >= 0.95, within 0.3 >= 80%, every puzzle up to 9.0 rated.
 # Needs no network: builds and runs examples/rating_quality.rs in release mode.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 dir="../shared/data/rated"
 if [[ $# -gt 0 && "$1" != --* ]]; then
     dir="$1"

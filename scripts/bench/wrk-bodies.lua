@@ -1,7 +1,7 @@
 -- wrk script: POSTs JSON bodies read from a file (one body per line), round-robin, and prints
 -- one machine-readable summary line plus a status histogram at the end (and how many 503s
 -- were not the pool's `overloaded` problem, so a drill can tell shedding from failing).
--- usage: wrk -s scripts/wrk-bodies.lua URL -- BODIES_FILE [close]
+-- usage: wrk -s scripts/bench/wrk-bodies.lua URL -- BODIES_FILE [close]
 
 local bodies = {}
 local counter = 0

@@ -4,10 +4,10 @@
 # (minimal profile), and cargo-fuzz with cargo; when either cannot be had the script fails,
 # so fuzzing is never skipped quietly. Each target must report libFuzzer's closing "Done N
 # runs" line, so a run that never started cannot pass either.
-# usage: scripts/fuzz.sh [SECONDS_PER_TARGET]
+# usage: scripts/check/fuzz.sh [SECONDS_PER_TARGET]
 #        FUZZ_TOOLCHAIN=NAME uses that toolchain instead of `nightly`.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 secs=${1:-60}
 toolchain=${FUZZ_TOOLCHAIN:-nightly}
 

@@ -3,9 +3,9 @@
 # binary from scratch under each candidate profile (its own target dir, so nothing is shared),
 # timing the build, then times `sudoku-service solve --threads 1 --unique` on a puzzle file
 # with each binary in alternating rounds (median of the rounds, as a ratio to the first).
-# usage: scripts/release-profile-bench.sh [ROUNDS] [FILE]     (default 5, forum_hardest_1905_11plus)
+# usage: scripts/bench/release-profile-bench.sh [ROUNDS] [FILE]     (default 5, forum_hardest_1905_11plus)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rounds=${1:-5}
 file=${2:-../shared/data/forum_hardest_1905_11plus.txt}
 out=target/profile-bench

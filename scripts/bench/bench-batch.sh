@@ -2,9 +2,9 @@
 # Batch throughput: POST /solve/batch (text/plain, 10,000 puzzles per request, sequential
 # requests) against `sudoku-service solve --threads <cores> --unique` on the same puzzles:
 # the batch always checks uniqueness, so the CLI is asked for the same work.
-# usage: scripts/bench-batch.sh [PUZZLE_FILE] [PUZZLES]   (defaults: 17-clue file, 40000)
+# usage: scripts/bench/bench-batch.sh [PUZZLE_FILE] [PUZZLES]   (defaults: 17-clue file, 40000)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 file=${1:-../shared/data/puzzles_17_clue.txt}
 [ -s "$file" ] || { echo "$(basename "$0"): FAIL: puzzle file $file missing (../shared/data beside the repository)" >&2; exit 1; }
 count=${2:-40000}

@@ -4,7 +4,7 @@
 # the crate needs (a new include_str! of a file outside them would break `docker build` only).
 # It copies exactly those paths into an empty directory and runs `cargo check --locked` there.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 context=$(mktemp -d)
 trap 'rm -rf "$context"' EXIT
 

@@ -10,15 +10,15 @@
 # counters, send REQUESTS more, dump, and divide the instructions of every thread of the
 # process by REQUESTS. A server that answers anything but 200 fails the script.
 #
-# usage: scripts/bench-instructions.sh [REQUESTS] [PUZZLE_FILE]
+# usage: scripts/bench/bench-instructions.sh [REQUESTS] [PUZZLE_FILE]
 #        (defaults: 2000, ../shared/data/puzzles_17_clue.txt)
 #        SERVICE_BIN / BASELINE_BIN: other binaries to measure (e.g. another revision's,
-#        built by scripts/bench-revisions.sh); BENCH_SKIP_BUILD=1 uses them as they are;
+#        built by scripts/bench/bench-revisions.sh); BENCH_SKIP_BUILD=1 uses them as they are;
 #        BENCH_PROFILE=DIR keeps the callgrind files there, for callgrind_annotate;
 #        BENCH_SERVICE_ARGS: extra arguments for `serve`.
 # Bounded: about a minute per server with the defaults.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 requests=${1:-2000}
 file=${2:-../shared/data/puzzles_17_clue.txt}
 warmup=${BENCH_WARMUP:-200}

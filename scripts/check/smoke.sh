@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Starts the given binary on a free loopback port, checks a few endpoints with curl,
 # plays whole games with examples/play.py, sends SIGTERM, and requires a clean exit 0.
-# usage: scripts/smoke.sh [BINARY]     (default target/release/sudoku-service)
+# usage: scripts/check/smoke.sh [BINARY]     (default target/release/sudoku-service)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 bin=${1:-target/release/sudoku-service}
 log=$(mktemp)

@@ -17,25 +17,25 @@
 #   5. expensive small bodies (25x25 with forty 7-cell cages, 16x16 with 8-cell cages) to
 #      /solve and /validate at once: each answered 200 or 422 `budget-exhausted`, at most
 #      0.5 s of server CPU per request, answers within the time limit, nothing left running,
-#      a hard classic solve right after answered 200 within 1 s (scripts/hostile_bodies.py)
+#      a hard classic solve right after answered 200 within 1 s (scripts/drills/hostile_bodies.py)
 #   6. hostile clients at the edge, the server limited to 1,024 descriptors
-#      (scripts/edge_drills.py): 1,100 silent connections and /healthz still within 8 s;
+#      (scripts/drills/edge_drills.py): 1,100 silent connections and /healthz still within 8 s;
 #      unread streams and batch answers under 256 MiB with every /healthz answered (median
 #      under 100 ms, none over 1 s); a 2 MB body and a huge Content-Length get their 413;
 #      misspelled and unsupported fields a 422; 120 headers a problem+json; while one client
 #      floods with batches (some of them served), another's hard solves are all answered 200
 #      (median under 0.5 s, 90% under 2 s)
-#   7. fair generations (scripts/generation_fairness.py): while one client loops extreme
+#   7. fair generations (scripts/drills/generation_fairness.py): while one client loops extreme
 #      generations on 8 connections, another's hard solves are all answered 200, the slowest
 #      within 1 s, and the server's CPU stays under 1.5 cores; while five addresses flood the
 #      pool past its places, a sixth that holds none is served
 # The timing bounds are generous on purpose (2 shared cores): they catch a stall, not jitter.
 # The puzzles come from ../shared/data; without it the script fails, saying so.
-# usage: scripts/faults.sh [SECONDS_PER_DRILL] [DRILL...]   (default 20 s, every drill; CI: 5)
+# usage: scripts/drills/faults.sh [SECONDS_PER_DRILL] [DRILL...]   (default 20 s, every drill; CI: 5)
 #        SERVER_BIN=PATH drills that binary instead of building and using the release one
 #        (to see a drill fail on a broken build without a release build of it).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 source scripts/lib/data.sh
 secs=${1:-20}
@@ -69,7 +69,7 @@ peak_rss_mb() { awk '/VmHWM/ { printf "%.1f", $2 / 1024 }' "/proc/$svc_pid/statu
 open_fds() { ls "/proc/$svc_pid/fd" | wc -l; }
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 load() { # connections seconds [close]
-  wrk -t 2 -c "$1" -d "${2}s" --timeout 10s -s scripts/wrk-bodies.lua "$base/solve" \
+  wrk -t 2 -c "$1" -d "${2}s" --timeout 10s -s scripts/bench/wrk-bodies.lua "$base/solve" \
     -- "$work/hard.jsonl" ${3:-} | grep '^RESULT'
 }
 # probe SECONDS OUT [curl args...]: one request every 50 ms; "status seconds" lines in OUT.
@@ -193,7 +193,7 @@ echo "== 4. slow and broken clients (header timeout 1 s, request timeout 3 s)"
 start --header-timeout-ms 1000 --request-timeout-ms 3000
 fds_before=$(open_fds)
 clients=100
-python3 scripts/slow_clients.py "$svc_port" "$clients" "$((secs < 8 ? 8 : secs))" 1.0 3.0 \
+python3 scripts/drills/slow_clients.py "$svc_port" "$clients" "$((secs < 8 ? 8 : secs))" 1.0 3.0 \
   >"$work/slow" &
 slow=$!
 # The normal load starts once the slow clients hold their connections.
@@ -217,7 +217,7 @@ fi
 if want 5; then
 echo "== 5. expensive small bodies, default settings"
 start
-python3 scripts/hostile_bodies.py "$svc_port" "$svc_pid" 2 10 0.5 | sed 's/^/   /' ||
+python3 scripts/drills/hostile_bodies.py "$svc_port" "$svc_pid" 2 10 0.5 | sed 's/^/   /' ||
   fail "expensive bodies broke a promise (see above)"
 stop_server svc
 fi
@@ -226,7 +226,7 @@ if want 6; then
 echo "== 6. hostile clients at the edge (ulimit -n 1024, default settings)"
 start_server svc "$work/server.log" bash -c \
   'ulimit -n 1024 && exec "$0" serve --host 127.0.0.1 --port 0' "$bin"
-python3 scripts/edge_drills.py "$svc_port" "$svc_pid" "$secs" ||
+python3 scripts/drills/edge_drills.py "$svc_port" "$svc_pid" "$secs" ||
   fail "a hostile client broke a promise (see above)"
 stop_server svc
 fi
@@ -234,7 +234,7 @@ fi
 if want 7; then
 echo "== 7. fair generations, default settings"
 start
-python3 scripts/generation_fairness.py "$svc_port" "$svc_pid" "$secs" | sed 's/^/   /' ||
+python3 scripts/drills/generation_fairness.py "$svc_port" "$svc_pid" "$secs" | sed 's/^/   /' ||
   fail "generations were not fair (see above)"
 stop_server svc
 fi

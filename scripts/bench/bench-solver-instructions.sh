@@ -6,15 +6,15 @@
 # settles a speed question that wall-clock pairs on a shared machine cannot (they swing by a
 # third on easy files, where a puzzle takes a few microseconds).
 #
-# OLD and NEW are what scripts/bench-revisions.sh takes: git revisions (built once each into
+# OLD and NEW are what scripts/bench/bench-revisions.sh takes: git revisions (built once each into
 # target/revisions/), `.` for this worktree's release build, or a built binary's path.
 #
-# usage: scripts/bench-solver-instructions.sh OLD NEW [PUZZLES] [FILE...]
+# usage: scripts/bench/bench-solver-instructions.sh OLD NEW [PUZZLES] [FILE...]
 #        (defaults: 2000 puzzles from each of puzzles_17_clue, unbiased_first1000,
 #        serg_benchmark, magictour_top1465 and forum_hardest_1106 in ../shared/data)
 # Bounded: valgrind runs about 50x slower than native: a few seconds per file and build.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 [ $# -ge 2 ] || { sed -n 2,15p "$0" >&2; exit 2; }
 old=$1 new=$2 puzzles=${3:-2000}
 shift $(($# < 3 ? $# : 3))
@@ -26,7 +26,7 @@ if [ ${#files[@]} -eq 0 ]; then
 fi
 command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
 
-binaries=$(BENCH_BUILD_ONLY=1 bash scripts/bench-revisions.sh "$old" "$new")
+binaries=$(BENCH_BUILD_ONLY=1 bash scripts/bench/bench-revisions.sh "$old" "$new")
 old_bin=$(sed -n '1s/^.*: //p' <<<"$binaries")
 new_bin=$(sed -n '2s/^.*: //p' <<<"$binaries")
 work=$(mktemp -d)

@@ -5,7 +5,7 @@ README says. Masked on both sides: solve timings (`"micros"`), the CLI's seconds
 metric values. In the README, `,...` stands for the rest of a long answer (it matches
 anything). Exit 1 on the first block that differs, with both texts.
 
-usage: scripts/readme_check.py [BINARY] [--write]
+usage: scripts/check/readme_check.py [BINARY] [--write]
   --write  put the actual output in README.md where it differs and has no `,...` (then
            review the diff)
 """
@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(ROOT, "README.md")
 
 MASKS = [

@@ -6,13 +6,13 @@
 #   2. the kustomization rendered by `kubectl kustomize`, validated the same way; kubectl is
 #      installed from Debian's packages (kubernetes-client) where missing, and the script
 #      fails when it cannot be had (KUBECTL=PATH picks another kubectl);
-#   3. scripts/k8s_check.py: cross-object consistency (grace period vs shutdown timeline, probe
+#   3. scripts/check/k8s_check.py: cross-object consistency (grace period vs shutdown timeline, probe
 #      paths and ports, selectors, HPA floor vs PDB, CPU limit vs solver threads, lock-down).
 # Needs no cluster and no network after the first install (pip, into a private venv).
 # Bounded: install at most 5 minutes, each check at most 2 minutes.
-# usage: scripts/k8s-validate.sh
+# usage: scripts/check/k8s-validate.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 dir=deploy/k8s
 version=1.37.0 # kubernetes-validate; its schemas cover Kubernetes 1.25 to 1.37
 k8s_versions=(1.30.0 1.37.0)
@@ -81,6 +81,6 @@ echo "kubectl kustomize: $rendered objects"
 schema_check "rendered kustomization" "$work/rendered.yaml"
 
 echo "== consistency"
-timeout 120 "$py" scripts/k8s_check.py "$dir" || fail "consistency checks failed"
+timeout 120 "$py" scripts/check/k8s_check.py "$dir" || fail "consistency checks failed"
 
 echo "k8s-validate: all checks passed"

@@ -13,10 +13,10 @@
 # the defaults), plus the builds. Offline: the peer builds from its lock file and the local
 # cargo cache once it has been built here before.
 #
-# usage: scripts/solver-vs-peer.sh [MIN_SECS] [PAIRS] [FILE...]
+# usage: scripts/bench/solver-vs-peer.sh [MIN_SECS] [PAIRS] [FILE...]
 #        (defaults: 1 s, 5 pairs, ../shared/data/*.txt)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 min_secs=${1:-1}
 pairs=${2:-5}
 shift $(($# < 2 ? $# : 2))

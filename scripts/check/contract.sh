@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Contract test: schemathesis (all checks) against a release server, driven by openapi.yaml.
-# usage: scripts/contract.sh [EXAMPLES_PER_OPERATION]     (default 300)
+# usage: scripts/check/contract.sh [EXAMPLES_PER_OPERATION]     (default 300)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 examples=${1:-300}
 version=4.32.5
 if ! schemathesis --version 2>/dev/null | grep -q "$version"; then
