@@ -226,3 +226,30 @@ async fn the_api_reference_is_served_from_the_binary_under_its_policy() {
     );
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_script_carries_every_rule_field_the_service_takes() {
+    // A rule field the script does not know is dropped from a pasted or generated puzzle,
+    // and the next request would solve a different puzzle.
+    let server = TestServer::start().await;
+    let script = server.get_text("/playground.js").await;
+    let declared = script
+        .split("const RULE_FIELDS = [")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .expect("playground.js declares RULE_FIELDS");
+    let fields: Vec<String> = declared
+        .split(',')
+        .map(|field| field.trim().trim_matches('\'').to_string())
+        .filter(|field| !field.is_empty())
+        .collect();
+    let capabilities: serde_json::Value =
+        serde_json::from_str(&server.get_text("/v1/capabilities").await).expect("JSON");
+    let served: Vec<String> = capabilities["rule_fields"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|field| field.as_str().expect("a name").to_string())
+        .collect();
+    assert_eq!(fields, served);
+}

@@ -24,11 +24,11 @@ let activeIndex = 0;
 let boardVersion = 0;
 /**
  * The rules beyond the classic ones, in the API's own fields and form (`cages`, `regions`,
- * `diagonals`, `windows`), as /generate answered them or the paste box held them; empty for a
+ * `diagonals`, `windows`, `anti_king`), as /generate answered them or the paste box held them; empty for a
  * classic puzzle. Every request carries them.
  */
 let rules = {};
-const RULE_FIELDS = ['cages', 'regions', 'diagonals', 'windows'];
+const RULE_FIELDS = ['cages', 'regions', 'diagonals', 'windows', 'anti_king'];
 /** Top-left cells of the four Hyper windows, 0-based, in reading order. */
 const WINDOW_CORNERS = [[1, 1], [1, 5], [5, 1], [5, 5]];
 
@@ -90,6 +90,7 @@ function variantName() {
   if (rules.diagonals) names.push('X');
   if (rules.windows) names.push('Hyper');
   if (rules.cages) names.push('Killer');
+  if (rules.anti_king) names.push('Anti-King');
   return names.join(' ') || 'classic';
 }
 
@@ -570,10 +571,12 @@ function rulesKept() {
   if (rules.windows) houses.push('window');
   const last = houses.pop();
   const cages = rules.cages ? ', and every cage adds up to its sum with no digit twice' : '';
-  return `every ${houses.join(', ')} and ${last} holds 1-9 once${cages}`;
+  const king = rules.anti_king ? ', and no digit touches itself diagonally' : '';
+  return `every ${houses.join(', ')} and ${last} holds 1-9 once${cages}${king}`;
 }
 
 function describeConflict(conflict) {
+  if (conflict.unit === 'anti_king') return `${conflict.digit} touches itself diagonally`;
   return `${conflict.digit} repeats in ${conflict.unit} ${conflict.index + 1}`;
 }
 
