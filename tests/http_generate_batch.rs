@@ -332,3 +332,82 @@ async fn bad_batches_get_a_problem_naming_the_field() {
     .await;
     server.shutdown().await;
 }
+
+/// GETs `path` from a server process: status, headers, JSON body (none for a 304).
+async fn daily_of(url: String, etag: Option<&str>) -> (u16, reqwest::header::HeaderMap, Value) {
+    let mut request = client().get(url);
+    if let Some(etag) = etag {
+        request = request.header("If-None-Match", etag);
+    }
+    let response = request.send().await.unwrap();
+    let (status, headers) = (response.status().as_u16(), response.headers().clone());
+    let body = if status == 304 {
+        Value::Null
+    } else {
+        response.json().await.unwrap()
+    };
+    (status, headers, body)
+}
+
+#[tokio::test]
+async fn the_daily_puzzle_is_the_same_on_two_server_processes_and_keyed_by_the_secret() {
+    use common::ServerProcess;
+    let secret = [("SUDOKU_DAILY_SECRET", "a-shared-secret")];
+    let one = ServerProcess::start(&[], &secret);
+    let two = ServerProcess::start(&[], &secret);
+    let other = ServerProcess::start(&[], &[("SUDOKU_DAILY_SECRET", "another")]);
+    let path = "/v1/daily?date=2026-12-02&level=easy&format=line";
+    let (status, headers, first) = daily_of(one.url(path), None).await;
+    assert_eq!(status, 200, "{first}");
+    let (_, again, second) = daily_of(two.url(path), None).await;
+    assert_eq!(first, second, "the same puzzle on both replicas");
+    assert_eq!(first["date"], "2026-12-02");
+    assert_eq!(first["difficulty"], "easy");
+    assert_eq!(headers["etag"], again["etag"]);
+    assert_eq!(
+        headers["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    let (_, _, keyed) = daily_of(other.url(path), None).await;
+    assert_ne!(keyed["id"], first["id"], "another secret, another puzzle");
+    // Revalidation needs no generation.
+    let etag = headers["etag"].to_str().unwrap();
+    let (status, _, _) = daily_of(two.url(path), Some(etag)).await;
+    assert_eq!(status, 304);
+    // Today in a zone: cacheable until that zone's next midnight at most.
+    let (status, headers, today) =
+        daily_of(one.url("/v1/daily?level=easy&tz=Pacific/Kiritimati"), None).await;
+    assert_eq!(status, 200, "{today}");
+    let max_age: i64 = headers["cache-control"]
+        .to_str()
+        .unwrap()
+        .strip_prefix("public, max-age=")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((0..=86_400 + 3_600).contains(&max_age), "{max_age}");
+    let (_, _, same_day) = daily_of(
+        two.url(&format!(
+            "/v1/daily?level=easy&date={}",
+            today["date"].as_str().unwrap()
+        )),
+        None,
+    )
+    .await;
+    assert_eq!(same_day["id"], today["id"]);
+    for (query, pointer) in [
+        ("date=2026-02-30", "/date"),
+        ("date=02.12.2026", "/date"),
+        ("tz=Mars/Olympus", "/tz"),
+        ("level=impossible", "/level"),
+        ("variant=x&level=impossible", "/level"),
+    ] {
+        let response = client()
+            .get(one.url(&format!("/v1/daily?{query}")))
+            .send()
+            .await
+            .unwrap();
+        let problem = expect_problem(response, 422, "invalid-request").await;
+        assert_eq!(problem["pointer"], pointer, "{query}: {problem}");
+    }
+}

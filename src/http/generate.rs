@@ -110,7 +110,7 @@ pub async fn generate_get(
 }
 
 /// The entity tags of every `If-None-Match` header, trimmed.
-fn if_none_match(headers: &HeaderMap) -> impl Iterator<Item = &str> {
+pub(super) fn if_none_match(headers: &HeaderMap) -> impl Iterator<Item = &str> {
     headers
         .get_all(header::IF_NONE_MATCH)
         .iter()
@@ -121,7 +121,7 @@ fn if_none_match(headers: &HeaderMap) -> impl Iterator<Item = &str> {
 
 /// RFC 9110's weak comparison, which `If-None-Match` uses: the opaque tags are equal, whether
 /// either is marked weak (`W/"..."`) or not.
-fn weak_match(a: &str, b: &str) -> bool {
+pub(super) fn weak_match(a: &str, b: &str) -> bool {
     let opaque = |tag: &str| tag.strip_prefix("W/").unwrap_or(tag).to_string();
     opaque(a) == opaque(b)
 }
@@ -417,7 +417,8 @@ pub(super) fn respond(made: &Made, asked: &Asked, seed: u64) -> GenerateResponse
     }
 }
 
-async fn answer(
+/// `/generate`'s answer to `request`, generated in `client`'s generation lane.
+pub(super) async fn answer(
     app: &AppState,
     client: Client,
     request: GenerateRequest,
