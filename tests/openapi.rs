@@ -172,7 +172,7 @@ fn expected_statuses(path: &str, method: &str, operation: &Value) -> Vec<&'stati
     if operation.get("requestBody").is_some() {
         statuses.extend(["415", "422"]);
     }
-    if method == "get" && path.ends_with("/generate") {
+    if method == "get" && (path.ends_with("/generate") || path.ends_with("/daily")) {
         statuses.push("422");
     }
     if ["/", "/playground.js", "/playground.css", "/docs"].contains(&path) {
@@ -287,7 +287,15 @@ fn every_unversioned_path_is_a_deprecated_alias_of_v1() {
             continue;
         };
         // Paths added after the unversioned ones were deprecated exist only under /v1.
-        if ["/capabilities", "/canonical", "/canonical/batch"].contains(&unversioned) {
+        if [
+            "/capabilities",
+            "/canonical",
+            "/canonical/batch",
+            "/generate/batch",
+            "/daily",
+        ]
+        .contains(&unversioned)
+        {
             assert!(
                 !paths.contains_key(unversioned),
                 "{unversioned} is new in v1"

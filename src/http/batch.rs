@@ -158,7 +158,7 @@ fn stream_ndjson(
     boards: Vec<BoardText>,
     deadline: std::time::Instant,
 ) -> Response {
-    let (lines, mut next) = tokio::sync::mpsc::channel::<Bytes>(2);
+    let (lines, response) = NdjsonStream::new(deadline);
     tokio::spawn(async move {
         let mut boards = boards.into_iter();
         let mut out_of_time = false;
@@ -185,7 +185,7 @@ fn stream_ndjson(
                                 error: Problem::from(error).body(),
                             },
                         );
-                        let _ = lines.send(Bytes::from(out)).await;
+                        lines.send(out).await;
                         return;
                     }
                 }
@@ -195,28 +195,51 @@ fn stream_ndjson(
             for item in items {
                 write_json_line(&mut out, &item.unwrap_or_else(timed_out));
             }
-            // A send error means the client went away: stop solving for it. A reader that
-            // stops reading holds the stream (and its place in the pool) only until the
-            // request's time limit.
-            let limit = tokio::time::Instant::from_std(deadline) + STREAM_SLACK;
-            let sent = tokio::time::timeout_at(limit, lines.send(Bytes::from(out))).await;
-            if !matches!(sent, Ok(Ok(()))) {
+            if !lines.send(out).await {
                 return;
             }
         }
     });
-    let stream = futures_util::stream::poll_fn(move |cx| {
-        next.poll_recv(cx)
-            .map(|chunk| chunk.map(Ok::<_, Infallible>))
-    });
-    let mut response = Body::from_stream(stream).into_response();
-    response
-        .headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static(NDJSON));
     response
 }
 
-fn write_json_line(out: &mut Vec<u8>, item: &Item) {
+/// A streamed NDJSON answer (`application/x-ndjson`): what a producer task sends its lines
+/// through. The response is sent at once and its body is the lines as they come; the stream
+/// ends when the producer drops this.
+pub(super) struct NdjsonStream {
+    lines: tokio::sync::mpsc::Sender<Bytes>,
+    deadline: std::time::Instant,
+}
+
+impl NdjsonStream {
+    /// A stream whose producer must be done by `deadline` (the request's): the stream, and
+    /// the response that carries it.
+    pub(super) fn new(deadline: std::time::Instant) -> (NdjsonStream, Response) {
+        let (lines, mut next) = tokio::sync::mpsc::channel::<Bytes>(2);
+        let stream = futures_util::stream::poll_fn(move |cx| {
+            next.poll_recv(cx)
+                .map(|chunk| chunk.map(Ok::<_, Infallible>))
+        });
+        let mut response = Body::from_stream(stream).into_response();
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(NDJSON));
+        (NdjsonStream { lines, deadline }, response)
+    }
+
+    /// Sends `out` (whole lines); false when the client went away, or stopped reading for
+    /// longer than the request's time limit allows: the producer then stops working for it.
+    /// A reader that stops reading holds the stream (and its place in the pool) only until
+    /// the time limit and [`STREAM_SLACK`].
+    pub(super) async fn send(&self, out: Vec<u8>) -> bool {
+        let limit = tokio::time::Instant::from_std(self.deadline) + STREAM_SLACK;
+        let sent = tokio::time::timeout_at(limit, self.lines.send(Bytes::from(out))).await;
+        matches!(sent, Ok(Ok(())))
+    }
+}
+
+/// Appends `item` as one JSON line to `out`.
+pub(super) fn write_json_line<T: serde::Serialize>(out: &mut Vec<u8>, item: &T) {
     if serde_json::to_writer(&mut *out, item).is_ok() {
         out.push(b'\n');
     }

@@ -68,6 +68,8 @@ pub struct Limits {
     pub batch_items: usize,
     pub work_budget: u64,
     pub generate_work_budget: u64,
+    /// Most puzzles one `/v1/generate/batch` request may ask for.
+    pub generate_batch_items: u64,
     pub request_timeout_ms: u64,
     pub max_headers: usize,
     pub max_header_bytes: usize,
@@ -106,6 +108,7 @@ impl Capabilities {
                 batch_items: MAX_BATCH,
                 work_budget: args.work_budget,
                 generate_work_budget: args.generate_work_budget,
+                generate_batch_items: args.generate_batch_max,
                 request_timeout_ms: args.request_timeout().as_millis() as u64,
                 max_headers: MAX_REQUEST_HEADERS,
                 max_header_bytes: MAX_HEADER_BYTES,

@@ -45,6 +45,14 @@ pub struct ServeArgs {
     /// `generation-failed` and another seed may succeed. Keep it below the request time limit.
     #[arg(long, env = "SUDOKU_GENERATE_WORK_BUDGET", default_value_t = DEFAULT_GENERATE_WORK_BUDGET)]
     pub generate_work_budget: u64,
+    /// The key of the daily puzzle (`/v1/daily`): with it a day's puzzle cannot be worked out
+    /// from the date alone. Give every replica the same one (they then serve the same
+    /// puzzle); changing it changes every day's puzzle.
+    #[arg(long, env = "SUDOKU_DAILY_SECRET", hide_env_values = true)]
+    pub daily_secret: Option<String>,
+    /// Most puzzles one `/v1/generate/batch` request may ask for.
+    #[arg(long, env = "SUDOKU_GENERATE_BATCH_MAX", default_value_t = 10_000)]
+    pub generate_batch_max: u64,
     /// Work a solve may spend on the request's own async worker before it is handed to the
     /// solver threads (with the full budget); 0 sends every solve to the solver threads.
     /// Most puzzles need no guess, and for them the hand-off costs more than the solve.
@@ -262,6 +270,8 @@ impl Default for ServeArgs {
             queue_depth: None,
             work_budget: DEFAULT_WORK_BUDGET,
             generate_work_budget: DEFAULT_GENERATE_WORK_BUDGET,
+            generate_batch_max: 10_000,
+            daily_secret: None,
             inline_work: 32,
             budget: None,
             inline_budget: None,

@@ -18,11 +18,13 @@ use super::wire::{
 };
 use super::AppState;
 use std::ops::RangeInclusive;
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::engine::{
-    stable_hash, Difficulty, Engine, Grid, Puzzle, Rating, Symmetry, Variant, GENERATOR_VERSION,
+    stable_hash, Budget, Difficulty, Engine, EngineError, Grade, Grid, Puzzle, Rating, Symmetry,
+    Variant, GENERATOR_VERSION,
 };
 
 /// The one of `choices` named `value`, in any case; a problem naming the field and listing
@@ -47,7 +49,7 @@ fn names<T>(choices: &[(&str, T)]) -> Vec<String> {
     choices.iter().map(|(name, _)| name.to_string()).collect()
 }
 
-fn random_seed() -> u64 {
+pub(super) fn random_seed() -> u64 {
     std::collections::hash_map::RandomState::new()
         .build_hasher()
         .finish()
@@ -108,7 +110,7 @@ pub async fn generate_get(
 }
 
 /// The entity tags of every `If-None-Match` header, trimmed.
-fn if_none_match(headers: &HeaderMap) -> impl Iterator<Item = &str> {
+pub(super) fn if_none_match(headers: &HeaderMap) -> impl Iterator<Item = &str> {
     headers
         .get_all(header::IF_NONE_MATCH)
         .iter()
@@ -119,35 +121,19 @@ fn if_none_match(headers: &HeaderMap) -> impl Iterator<Item = &str> {
 
 /// RFC 9110's weak comparison, which `If-None-Match` uses: the opaque tags are equal, whether
 /// either is marked weak (`W/"..."`) or not.
-fn weak_match(a: &str, b: &str) -> bool {
+pub(super) fn weak_match(a: &str, b: &str) -> bool {
     let opaque = |tag: &str| tag.strip_prefix("W/").unwrap_or(tag).to_string();
     opaque(a) == opaque(b)
 }
 
-/// The ETag of a seeded generation: a hash of everything the answer depends on (the variant,
-/// the ratings asked for, the symmetry, the board form and the seed, each as the generator
-/// reads it, so `difficulty=hard` and `rating=2.6-4.0` share it) and the generator's version,
-/// which changes whenever a seed may give another puzzle. Invalid requests are refused here
-/// as they would be by the generation itself.
+/// The ETag of a seeded generation: a hash of [`Asked::key`] and the seed. Invalid requests
+/// are refused here as they would be by the generation itself.
 fn request_etag(
     request: &GenerateRequest,
     seed: u64,
     source: Source,
 ) -> Result<HeaderValue, Problem> {
-    let wanted = wanted(request, source)?;
-    let asked = match &wanted.what {
-        Wanted::Rated(variant, ratings) => format!(
-            "{};{}-{}",
-            variant.map_or("classic", Variant::name),
-            ratings.start().tenths(),
-            ratings.end().tenths()
-        ),
-        Wanted::Unrated(variant) => format!("{};unrated", variant.name()),
-    };
-    let key = format!(
-        "generator {GENERATOR_VERSION};{asked};{:?};rows {};seed {seed}",
-        wanted.symmetry, wanted.as_rows
-    );
+    let key = format!("{};seed {seed}", wanted(request, source)?.key());
     let tag = format!("\"g{:016x}\"", stable_hash(key.as_bytes()));
     HeaderValue::from_str(&tag).map_err(|_| Problem::Internal)
 }
@@ -182,7 +168,7 @@ fn wanted_ratings(
 
 /// Where a request came from: a query string has only strings.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Source {
+pub(super) enum Source {
     Body,
     Query,
 }
@@ -272,14 +258,44 @@ fn wanted_variant(request: &GenerateRequest) -> Result<Option<Variant>, Problem>
 }
 
 /// A generation request, read and checked: what to make, how, and in which board form.
-struct Asked {
+pub(super) struct Asked {
     what: Wanted,
     symmetry: Symmetry,
     as_rows: bool,
 }
 
+impl Asked {
+    /// The variant asked for; `None` for classic.
+    pub(super) fn variant(&self) -> Option<Variant> {
+        match &self.what {
+            Wanted::Rated(variant, _) => *variant,
+            Wanted::Unrated(variant) => Some(*variant),
+        }
+    }
+
+    /// Everything a seeded answer depends on besides the seed, as text: the variant, the
+    /// ratings asked for, the symmetry and the board form, each as the generator reads it (so
+    /// `difficulty=hard` and `rating=2.6-4.0` have the same key), and the generator's
+    /// version, which changes whenever a seed may give another puzzle.
+    pub(super) fn key(&self) -> String {
+        let asked = match &self.what {
+            Wanted::Rated(variant, ratings) => format!(
+                "{};{}-{}",
+                variant.map_or("classic", Variant::name),
+                ratings.start().tenths(),
+                ratings.end().tenths()
+            ),
+            Wanted::Unrated(variant) => format!("{};unrated", variant.name()),
+        };
+        format!(
+            "generator {GENERATOR_VERSION};{asked};{:?};rows {};canonical",
+            self.symmetry, self.as_rows
+        )
+    }
+}
+
 /// What `request` asks for, or the problem with it.
-fn wanted(request: &GenerateRequest, source: Source) -> Result<Asked, Problem> {
+pub(super) fn wanted(request: &GenerateRequest, source: Source) -> Result<Asked, Problem> {
     let variant = wanted_variant(request)?;
     let leveled = request.difficulty.is_some() || request.rating.is_some();
     let what = match variant {
@@ -311,61 +327,112 @@ fn wanted(request: &GenerateRequest, source: Source) -> Result<Asked, Problem> {
     })
 }
 
-async fn answer(
-    app: &AppState,
-    client: Client,
-    request: GenerateRequest,
-    source: Source,
-) -> Result<GenerateResponse, Problem> {
-    let Asked {
-        what: wanted,
-        symmetry,
-        as_rows,
-    } = wanted(&request, source)?;
-    let variant = match &wanted {
-        Wanted::Rated(variant, _) => *variant,
-        Wanted::Unrated(variant) => Some(*variant),
+/// A generation's result, before it is rendered: the puzzle, its solution, its grade (absent
+/// for a variant generated without a level) and, for a classic puzzle, its canonical form.
+pub(super) struct Made {
+    puzzle: Puzzle,
+    solution: Grid,
+    grade: Option<Grade>,
+    canonical: Option<Puzzle>,
+}
+
+impl Made {
+    /// How many cells are given.
+    pub(super) fn clues(&self) -> usize {
+        self.puzzle.grid().given_count()
+    }
+
+    /// The id of the canonical form (classic puzzles only).
+    pub(super) fn canonical_id(&self) -> Option<String> {
+        self.canonical.as_ref().map(Puzzle::id)
+    }
+}
+
+/// Generates what `asked` wants from `seed`, on a solver thread; a classic puzzle's canonical
+/// form is found in the same job (tens of microseconds beside the generation).
+pub(super) fn make(
+    engine: &mut Engine,
+    budget: &Budget,
+    asked: &Asked,
+    seed: u64,
+) -> Result<Made, EngineError> {
+    let (puzzle, solution, grade) = match &asked.what {
+        Wanted::Unrated(variant) => engine
+            .generate_variant(*variant, seed, asked.symmetry, budget)
+            .map(|made| (made.puzzle, made.solution, None))?,
+        Wanted::Rated(variant, ratings) => engine
+            .generate(*variant, ratings.clone(), seed, asked.symmetry, budget)
+            .map(|made| {
+                let puzzle = Puzzle::new(made.puzzle, made.rules)
+                    .unwrap_or_else(|_| unreachable!("a generated puzzle has no clash"));
+                (puzzle, made.solution.grid().clone(), Some(made.grade))
+            })?,
     };
-    let seed = request.seed.unwrap_or_else(random_seed);
-    let timed = app
-        .pool
-        .run_generation(client, move |engine, budget| match wanted {
-            Wanted::Unrated(variant) => engine
-                .generate_variant(variant, seed, symmetry, budget)
-                .map(|made| (made.puzzle, made.solution, None)),
-            Wanted::Rated(variant, ratings) => engine
-                .generate(variant, ratings, seed, symmetry, budget)
-                .map(|made| {
-                    let puzzle = Puzzle::new(made.puzzle, made.rules)
-                        .unwrap_or_else(|_| unreachable!("a generated puzzle has no clash"));
-                    (puzzle, made.solution.grid().clone(), Some(made.grade))
-                }),
-        })
-        .await?;
-    let (puzzle, solution, grade) = timed.value?;
+    let canonical = match asked.variant() {
+        None => Some(engine.canonical(&puzzle, budget)?),
+        Some(_) => None,
+    };
+    Ok(Made {
+        puzzle,
+        solution,
+        grade,
+        canonical,
+    })
+}
+
+/// `made` as `/generate` answers it.
+pub(super) fn respond(made: &Made, asked: &Asked, seed: u64) -> GenerateResponse {
     let render = |grid: &Grid| {
-        if as_rows {
+        if asked.as_rows {
             BoardText::Rows(grid.to_rows())
         } else {
             BoardText::Line(grid.to_line())
         }
     };
-    Ok(GenerateResponse {
+    let Made {
+        puzzle,
+        solution,
+        grade,
+        canonical,
+    } = made;
+    GenerateResponse {
         id: puzzle.id(),
-        variant: variant.map_or("classic", Variant::name),
+        variant: asked.variant().map_or("classic", Variant::name),
         board: render(puzzle.grid()),
-        solution: render(&solution),
+        solution: render(solution),
+        canonical: canonical.as_ref().map(|form| render(form.grid())),
+        canonical_id: canonical.as_ref().map(Puzzle::id),
         difficulty: grade
             .as_ref()
             .and_then(|g| g.difficulty())
             .map(|d| d.name()),
         seed: SeedJson(seed),
-        symmetry: match symmetry {
+        symmetry: match asked.symmetry {
             Symmetry::None => "none",
             Symmetry::Rotational => "rotational",
         },
         clues: puzzle.grid().given_count(),
         grade: grade.as_ref().map(GradeJson::from),
-        rules: RulesJson::new(puzzle.rules(), as_rows),
-    })
+        rules: RulesJson::new(puzzle.rules(), asked.as_rows),
+    }
+}
+
+/// `/generate`'s answer to `request`, generated in `client`'s generation lane.
+pub(super) async fn answer(
+    app: &AppState,
+    client: Client,
+    request: GenerateRequest,
+    source: Source,
+) -> Result<GenerateResponse, Problem> {
+    let asked = Arc::new(wanted(&request, source)?);
+    let seed = request.seed.unwrap_or_else(random_seed);
+    let job = Arc::clone(&asked);
+    let timed = app
+        .pool
+        .run_generation(client, move |engine, budget| {
+            make(engine, budget, &job, seed)
+        })
+        .await?;
+    let made = timed.value?;
+    Ok(respond(&made, &asked, seed))
 }

@@ -23,10 +23,12 @@ pub mod canonical;
 pub mod capabilities;
 pub mod client;
 pub mod config;
+pub mod daily;
 pub mod docs;
 pub mod extract;
 pub mod fair;
 pub mod generate;
+pub mod generate_batch;
 pub mod guard;
 pub mod logic;
 pub mod mcp;
@@ -77,6 +79,8 @@ pub struct Shared {
     /// False once shutdown has begun; `/readyz` reports it.
     pub ready: Arc<AtomicBool>,
     pub request_timeout: Duration,
+    /// The key of the daily puzzle's seed (`--daily-secret`), if set.
+    pub daily_secret: Option<String>,
     /// What `GET /v1/capabilities` answers: fixed for the server's life.
     pub capabilities: capabilities::Capabilities,
 }
@@ -115,6 +119,7 @@ impl AppState {
             ),
             ready: Arc::new(AtomicBool::new(true)),
             request_timeout: args.request_timeout(),
+            daily_secret: args.daily_secret.clone().filter(|s| !s.is_empty()),
             capabilities: capabilities::Capabilities::new(args),
         })))
     }
@@ -134,7 +139,7 @@ const API_ROUTES: [&str; 7] = [
 /// Every route pattern the service answers (the playground's included): the only values the
 /// `route` metric label takes besides "unmatched". The versioned API first, then its
 /// unversioned aliases, then the operator's and the browser's routes.
-pub const ROUTE_PATTERNS: [&str; 30] = [
+pub const ROUTE_PATTERNS: [&str; 32] = [
     "/v1/solve",
     "/v1/solve/batch",
     "/v1/validate",
@@ -145,6 +150,8 @@ pub const ROUTE_PATTERNS: [&str; 30] = [
     "/v1/capabilities",
     "/v1/canonical",
     "/v1/canonical/batch",
+    "/v1/generate/batch",
+    "/v1/daily",
     API_ROUTES[0],
     API_ROUTES[1],
     API_ROUTES[2],
@@ -224,6 +231,8 @@ pub fn app(
     let v1 = api(args)
         .route("/capabilities", get(capabilities::capabilities))
         .route("/canonical", post(canonical::canonical))
+        .route("/generate/batch", post(generate_batch::generate_batch))
+        .route("/daily", get(daily::daily))
         .route(
             "/canonical/batch",
             post(canonical::canonical_batch).layer(DefaultBodyLimit::max(args.batch_body_limit)),

@@ -185,6 +185,17 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// When a job must stop, counted from its submission.
+#[derive(Debug, Clone, Copy)]
+enum Due {
+    /// At the request's time limit.
+    TimeLimit,
+    /// At [`SolvePool::answer_by`], to answer with what it has before the time limit.
+    AnswerBy,
+    /// At `answer_by` or at this instant, whichever comes first.
+    By(Instant),
+}
+
 /// What a job returned, and how long it ran on the CPU.
 #[derive(Debug)]
 pub struct Timed<T> {
@@ -299,7 +310,7 @@ impl SolvePool {
         F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
         T: Send + 'static,
     {
-        self.run_in(Lane::Single, client, self.limits.work, false, job)
+        self.run_in(Lane::Single, client, self.limits.work, Due::TimeLimit, job)
             .await
     }
 
@@ -313,18 +324,46 @@ impl SolvePool {
         F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
         T: Send + 'static,
     {
-        self.run_in(Lane::Generate, client, self.limits.generate_work, true, job)
-            .await
+        self.run_in(
+            Lane::Generate,
+            client,
+            self.limits.generate_work,
+            Due::AnswerBy,
+            job,
+        )
+        .await
     }
 
-    /// Runs `job` in `client`'s `lane` with `work` units and a deadline at the request's time
-    /// limit, or (`early`) at [`answer_by`](SolvePool::answer_by).
+    /// [`run_generation`](SolvePool::run_generation) for one puzzle of a stream of them: the
+    /// job's deadline is also never past `deadline` (the whole stream's), so the last
+    /// puzzle of a stream stops with it.
+    pub async fn run_generation_by<T, F>(
+        &self,
+        client: Client,
+        deadline: Instant,
+        job: F,
+    ) -> Result<Timed<T>, PoolError>
+    where
+        F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        self.run_in(
+            Lane::Generate,
+            client,
+            self.limits.generate_work,
+            Due::By(deadline),
+            job,
+        )
+        .await
+    }
+
+    /// Runs `job` in `client`'s `lane` with `work` units and the deadline `due` says.
     async fn run_in<T, F>(
         &self,
         lane: Lane,
         client: Client,
         work: u64,
-        early: bool,
+        due: Due,
         job: F,
     ) -> Result<Timed<T>, PoolError>
     where
@@ -337,10 +376,10 @@ impl SolvePool {
         let cancel = Cancel::new();
         let _cancel_on_drop = CancelOnDrop(cancel.clone());
         self.spawn(lane, admission, &cancel, move |cancel| {
-            let deadline = if early {
-                pool.answer_by(submitted)
-            } else {
-                submitted + pool.limits.time
+            let deadline = match due {
+                Due::TimeLimit => submitted + pool.limits.time,
+                Due::AnswerBy => pool.answer_by(submitted),
+                Due::By(by) => pool.answer_by(submitted).min(by),
             };
             let budget = Budget::work(work)
                 .with_deadline(deadline)

@@ -908,6 +908,86 @@ pub struct GenerateRequest {
     pub format: Option<String>,
 }
 
+/// The body of `/v1/generate/batch`: how many puzzles, the options of `/generate` (each
+/// puzzle gets its own seed, derived from `seed` and its index), and what to keep.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateBatchRequest {
+    /// Puzzles to answer, from 1 to the server's `generate_batch_items` limit.
+    pub count: u64,
+    #[serde(default)]
+    pub variant: Option<String>,
+    #[serde(default)]
+    pub difficulty: Option<String>,
+    #[serde(default)]
+    #[schemars(with = "Option<super::schema::RatingInput>")]
+    pub rating: Option<serde_json::Value>,
+    /// The batch's seed: puzzle `i` is generated from a seed derived from it and `i`.
+    #[serde(default, deserialize_with = "integral_seed")]
+    #[schemars(with = "Option<super::schema::SeedInput>")]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub symmetry: Option<String>,
+    #[serde(default)]
+    pub format: Option<String>,
+    /// Keep only puzzles with this many givens (either end may be left out).
+    #[serde(default)]
+    pub clues: Option<ClueRange>,
+    /// No two answers share a canonical form (classic puzzles only).
+    #[serde(default)]
+    pub distinct: Option<bool>,
+    /// A line's `cursor`, to continue the batch after that line.
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+impl GenerateBatchRequest {
+    /// The options every puzzle is generated with, as `/generate` takes them.
+    pub fn options(&self) -> GenerateRequest {
+        GenerateRequest {
+            variant: self.variant.clone(),
+            difficulty: self.difficulty.clone(),
+            rating: self.rating.clone(),
+            seed: self.seed,
+            symmetry: self.symmetry.clone(),
+            format: self.format.clone(),
+        }
+    }
+}
+
+/// A range of clue counts; either end may be left out.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClueRange {
+    #[serde(default)]
+    pub min: Option<usize>,
+    #[serde(default)]
+    pub max: Option<usize>,
+}
+
+/// One line of `/v1/generate/batch`.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum GenerateBatchLine<E> {
+    /// A puzzle, as `/generate` answers it, and where to continue after it.
+    Puzzle {
+        #[serde(flatten)]
+        puzzle: Box<GenerateResponse>,
+        cursor: String,
+    },
+    /// The batch stopped early (the time limit, the pool full): why, and where to continue.
+    Stopped { error: E, cursor: String },
+    /// The last line of a batch that answered all its puzzles.
+    Done {
+        done: bool,
+        /// Puzzles answered by this response.
+        puzzles: u64,
+        /// Seeds skipped: no puzzle within the generation budget, outside `clues`, or (with
+        /// `distinct`) the same puzzle as an earlier line in disguise.
+        skipped: u64,
+    },
+}
+
 /// The answer of `/generate`.
 #[derive(Debug, Serialize)]
 pub struct GenerateResponse {
@@ -917,6 +997,13 @@ pub struct GenerateResponse {
     /// The puzzle's givens, named as every request names its board.
     pub board: BoardText,
     pub solution: BoardText,
+    /// A classic puzzle's canonical form (as `/v1/canonical` gives it), in the answer's board
+    /// form; absent for variants, whose symmetry groups are smaller.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canonical: Option<BoardText>,
+    /// The canonical form's id: the same for the puzzle and every disguise of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canonical_id: Option<String>,
     /// The level (absent for a variant generated without one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub difficulty: Option<&'static str>,

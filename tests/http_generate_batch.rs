@@ -1,0 +1,413 @@
+//! Black-box tests of the bank features of generation over TCP: `canonical` and
+//! `canonical_id` on `/generate` answers, and `POST /v1/generate/batch` (determinism, the
+//! canonical forms checked by an independent canonicalizer, resuming by cursor, the time
+//! limit, and every bad input's own 422).
+
+mod common;
+
+use common::{client, expect_problem, ok_json, post, TestServer};
+use serde_json::{json, Value};
+use sudoku_service::http::ServeArgs;
+
+/// Every order of the 9 lines that keeps bands together (the bands in any order, the lines
+/// of each band in any order): 6^4 = 1296.
+fn line_orders() -> Vec<[usize; 9]> {
+    let threes = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut orders = Vec::new();
+    for bands in threes {
+        for a in threes {
+            for b in threes {
+                for c in threes {
+                    let within = [a, b, c];
+                    let mut order = [0; 9];
+                    for (slot, band) in bands.into_iter().enumerate() {
+                        for (k, line) in within[slot].into_iter().enumerate() {
+                            order[slot * 3 + k] = band * 3 + line;
+                        }
+                    }
+                    orders.push(order);
+                }
+            }
+        }
+    }
+    orders
+}
+
+/// The canonical form written the slow, obvious way: every one of the 2 x 1296 x 1296
+/// rearrangements, each relabelled in order of first appearance, the smallest image read as
+/// digits (empty cells 0) kept. An image is abandoned at its first cell above the best.
+fn slow_canonical(line: &str) -> String {
+    let cells: Vec<usize> = line
+        .chars()
+        .map(|c| c.to_digit(10).unwrap_or(0) as usize)
+        .collect();
+    let orders = line_orders();
+    let mut best = [u8::MAX; 81];
+    for transpose in [false, true] {
+        for rows in &orders {
+            for cols in &orders {
+                let (mut label, mut next, mut below) = ([0u8; 10], 1u8, false);
+                for at in 0..81 {
+                    let (r, c) = (rows[at / 9], cols[at % 9]);
+                    let digit = if transpose {
+                        cells[c * 9 + r]
+                    } else {
+                        cells[r * 9 + c]
+                    };
+                    let value = if digit == 0 {
+                        0
+                    } else {
+                        if label[digit] == 0 {
+                            label[digit] = next;
+                            next += 1;
+                        }
+                        label[digit]
+                    };
+                    if !below {
+                        if value > best[at] {
+                            break;
+                        }
+                        below = value < best[at];
+                    }
+                    best[at] = value;
+                }
+            }
+        }
+    }
+    best.iter()
+        .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })
+        .collect()
+}
+
+/// The board of an answer as one line with `.` for empty cells.
+fn line_of(board: &Value) -> String {
+    let text = match board {
+        Value::Array(rows) => rows.iter().map(|r| r.as_str().unwrap()).collect(),
+        other => other.as_str().unwrap().to_string(),
+    };
+    text.replace('0', ".")
+}
+
+/// POSTs a batch and returns its lines, checking the media type.
+async fn batch(server: &TestServer, body: Value) -> Vec<Value> {
+    let response = post(server, "/v1/generate/batch", body).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.headers()["content-type"],
+        "application/x-ndjson",
+        "NDJSON"
+    );
+    let text = response.text().await.unwrap();
+    text.lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn generated_classic_puzzles_carry_their_canonical_form_and_variants_do_not() {
+    let server = TestServer::start().await;
+    let made = ok_json(
+        post(
+            &server,
+            "/v1/generate",
+            json!({"difficulty": "easy", "seed": 5, "format": "line"}),
+        )
+        .await,
+    )
+    .await;
+    let asked =
+        ok_json(post(&server, "/v1/canonical", json!({"board": made["board"]})).await).await;
+    assert_eq!(made["canonical"], asked["canonical"]);
+    assert_eq!(made["canonical_id"], asked["canonical_id"]);
+    assert_eq!(
+        line_of(&made["canonical"]),
+        slow_canonical(&line_of(&made["board"]))
+    );
+    // Rows in the answer's form, by URL too.
+    let rows = client()
+        .get(server.url("/v1/generate?difficulty=easy&seed=5"))
+        .send()
+        .await
+        .unwrap()
+        .json::<Value>()
+        .await
+        .unwrap();
+    assert_eq!(rows["canonical"].as_array().map(Vec::len), Some(9));
+    assert_eq!(rows["canonical_id"], made["canonical_id"]);
+    let x = ok_json(post(&server, "/v1/generate", json!({"variant": "x", "seed": 5})).await).await;
+    assert!(
+        x.get("canonical").is_none() && x.get("canonical_id").is_none(),
+        "{x}"
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_batch_is_the_same_for_the_same_seed_and_each_line_is_its_own_generate() {
+    let server = TestServer::start().await;
+    let body = json!({"count": 4, "difficulty": "easy", "seed": 11, "format": "line"});
+    let first = batch(&server, body.clone()).await;
+    assert_eq!(first, batch(&server, body).await, "deterministic");
+    assert_eq!(first.len(), 5);
+    let done = first.last().unwrap();
+    assert_eq!(done["done"], true);
+    assert_eq!(done["puzzles"], 4);
+    let puzzles = &first[..4];
+    for line in puzzles {
+        assert_eq!(line["difficulty"], "easy");
+        assert!(line["cursor"].as_str().is_some_and(|c| !c.is_empty()));
+    }
+    // A line's seed is a /generate seed: the same options give the same puzzle.
+    let single = ok_json(
+        post(
+            &server,
+            "/v1/generate",
+            json!({"difficulty": "easy", "seed": puzzles[2]["seed"], "format": "line"}),
+        )
+        .await,
+    )
+    .await;
+    let mut line = puzzles[2].clone();
+    line.as_object_mut().unwrap().remove("cursor");
+    assert_eq!(line, single);
+    // Another batch seed, other puzzles.
+    let other = batch(
+        &server,
+        json!({"count": 1, "difficulty": "easy", "seed": 12, "format": "line"}),
+    )
+    .await;
+    assert_ne!(other[0]["id"], puzzles[0]["id"]);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_distinct_batch_has_no_two_puzzles_with_one_canonical_form() {
+    let server = TestServer::start().await;
+    let lines = batch(
+        &server,
+        json!({"count": 12, "difficulty": "medium", "seed": 3, "distinct": true,
+               "clues": {"min": 22, "max": 40}, "format": "line"}),
+    )
+    .await;
+    let puzzles = &lines[..lines.len() - 1];
+    assert_eq!(puzzles.len(), 12);
+    let mut forms = std::collections::HashSet::new();
+    for line in puzzles {
+        let board = line_of(&line["board"]);
+        let form = slow_canonical(&board);
+        assert_eq!(form, line_of(&line["canonical"]), "{board}");
+        assert!(forms.insert(form), "{board} repeats an earlier puzzle");
+        let clues = line["clues"].as_u64().unwrap();
+        assert!((22..=40).contains(&clues), "{clues}");
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_cursor_resumes_with_the_remaining_lines() {
+    let server = TestServer::start().await;
+    let body = json!({"count": 5, "difficulty": "easy", "seed": 21});
+    let whole = batch(&server, body.clone()).await;
+    assert_eq!(whole.len(), 6);
+    let mut resumed = body.clone();
+    resumed["cursor"] = whole[1]["cursor"].clone();
+    assert_eq!(batch(&server, resumed).await[..3], whole[2..5]);
+    // Without the seed the cursor carries it; with other options it is refused.
+    let rest = batch(
+        &server,
+        json!({"count": 5, "difficulty": "easy", "cursor": whole[3]["cursor"]}),
+    )
+    .await;
+    assert_eq!(rest[0], whole[4]);
+    assert_eq!(rest[1]["done"], true);
+    let problem = expect_problem(
+        post(
+            &server,
+            "/v1/generate/batch",
+            json!({"count": 5, "difficulty": "hard", "cursor": whole[3]["cursor"]}),
+        )
+        .await,
+        422,
+        "invalid-request",
+    )
+    .await;
+    assert_eq!(problem["pointer"], "/cursor", "{problem}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_batch_stops_at_the_time_limit_with_a_timeout_line_to_resume_from() {
+    let server = TestServer::with(ServeArgs {
+        request_timeout_ms: 1_200,
+        ..ServeArgs::default()
+    })
+    .await;
+    let body = json!({"count": 10_000, "difficulty": "easy", "seed": 8});
+    let lines = batch(&server, body.clone()).await;
+    let last = lines.last().unwrap();
+    assert_eq!(
+        last["error"]["type"], "urn:sudoku-service:problem:timeout",
+        "{last}"
+    );
+    assert!((2..10_000).contains(&lines.len()), "{} lines", lines.len());
+    // Resuming from the timeout line continues where it stopped: with the puzzle the next
+    // line of an unbounded stream would have had.
+    let mut resumed = body;
+    resumed["cursor"] = last["cursor"].clone();
+    let more = batch(&server, resumed).await;
+    assert!(more[0].get("id").is_some(), "{}", more[0]);
+    assert!(lines.iter().all(|l| l["id"] != more[0]["id"]));
+    let mut longer = json!({"count": lines.len(), "difficulty": "easy", "seed": 8});
+    longer["cursor"] = lines[lines.len() - 2]["cursor"].clone();
+    assert_eq!(batch(&server, longer).await[0]["id"], more[0]["id"]);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn bad_batches_get_a_problem_naming_the_field() {
+    let server = TestServer::with(ServeArgs {
+        generate_batch_max: 50,
+        ..ServeArgs::default()
+    })
+    .await;
+    let limits = ok_json(
+        client()
+            .get(server.url("/v1/capabilities"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(limits["limits"]["generate_batch_items"], 50);
+    for (body, pointer) in [
+        (json!({"count": 0, "difficulty": "easy"}), "/count"),
+        (json!({"count": 51, "difficulty": "easy"}), "/count"),
+        (json!({"count": 1}), "/difficulty"),
+        (
+            json!({"count": 1, "variant": "x", "distinct": true}),
+            "/distinct",
+        ),
+        (
+            json!({"count": 1, "difficulty": "easy", "clues": {"min": 30, "max": 20}}),
+            "/clues",
+        ),
+        (
+            json!({"count": 1, "difficulty": "easy", "clues": {"max": 90}}),
+            "/clues/max",
+        ),
+        (
+            json!({"count": 1, "difficulty": "easy", "cursor": "nope"}),
+            "/cursor",
+        ),
+        (
+            json!({"count": 1, "difficulty": "easy", "seed": 1, "cursor": "3.3.2.00000000"}),
+            "/cursor",
+        ),
+    ] {
+        let problem = expect_problem(
+            post(&server, "/v1/generate/batch", body.clone()).await,
+            422,
+            "invalid-request",
+        )
+        .await;
+        assert_eq!(problem["pointer"], pointer, "{body}: {problem}");
+    }
+    expect_problem(
+        post(
+            &server,
+            "/v1/generate/batch",
+            json!({"count": 1, "difficulty": "easy", "size": 9}),
+        )
+        .await,
+        422,
+        "invalid-request",
+    )
+    .await;
+    server.shutdown().await;
+}
+
+/// GETs `path` from a server process: status, headers, JSON body (none for a 304).
+async fn daily_of(url: String, etag: Option<&str>) -> (u16, reqwest::header::HeaderMap, Value) {
+    let mut request = client().get(url);
+    if let Some(etag) = etag {
+        request = request.header("If-None-Match", etag);
+    }
+    let response = request.send().await.unwrap();
+    let (status, headers) = (response.status().as_u16(), response.headers().clone());
+    let body = if status == 304 {
+        Value::Null
+    } else {
+        response.json().await.unwrap()
+    };
+    (status, headers, body)
+}
+
+#[tokio::test]
+async fn the_daily_puzzle_is_the_same_on_two_server_processes_and_keyed_by_the_secret() {
+    use common::ServerProcess;
+    let secret = [("SUDOKU_DAILY_SECRET", "a-shared-secret")];
+    let one = ServerProcess::start(&[], &secret);
+    let two = ServerProcess::start(&[], &secret);
+    let other = ServerProcess::start(&[], &[("SUDOKU_DAILY_SECRET", "another")]);
+    let path = "/v1/daily?date=2026-12-02&level=easy&format=line";
+    let (status, headers, first) = daily_of(one.url(path), None).await;
+    assert_eq!(status, 200, "{first}");
+    let (_, again, second) = daily_of(two.url(path), None).await;
+    assert_eq!(first, second, "the same puzzle on both replicas");
+    assert_eq!(first["date"], "2026-12-02");
+    assert_eq!(first["difficulty"], "easy");
+    assert_eq!(headers["etag"], again["etag"]);
+    assert_eq!(
+        headers["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    let (_, _, keyed) = daily_of(other.url(path), None).await;
+    assert_ne!(keyed["id"], first["id"], "another secret, another puzzle");
+    // Revalidation needs no generation.
+    let etag = headers["etag"].to_str().unwrap();
+    let (status, _, _) = daily_of(two.url(path), Some(etag)).await;
+    assert_eq!(status, 304);
+    // Today in a zone: cacheable until that zone's next midnight at most.
+    let (status, headers, today) =
+        daily_of(one.url("/v1/daily?level=easy&tz=Pacific/Kiritimati"), None).await;
+    assert_eq!(status, 200, "{today}");
+    let max_age: i64 = headers["cache-control"]
+        .to_str()
+        .unwrap()
+        .strip_prefix("public, max-age=")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((0..=86_400 + 3_600).contains(&max_age), "{max_age}");
+    let (_, _, same_day) = daily_of(
+        two.url(&format!(
+            "/v1/daily?level=easy&date={}",
+            today["date"].as_str().unwrap()
+        )),
+        None,
+    )
+    .await;
+    assert_eq!(same_day["id"], today["id"]);
+    for (query, pointer) in [
+        ("date=2026-02-30", "/date"),
+        ("date=02.12.2026", "/date"),
+        ("tz=Mars/Olympus", "/tz"),
+        ("level=impossible", "/level"),
+        ("variant=x&level=impossible", "/level"),
+    ] {
+        let response = client()
+            .get(one.url(&format!("/v1/daily?{query}")))
+            .send()
+            .await
+            .unwrap();
+        let problem = expect_problem(response, 422, "invalid-request").await;
+        assert_eq!(problem["pointer"], pointer, "{query}: {problem}");
+    }
+}
