@@ -26,6 +26,7 @@ pub mod config;
 pub mod docs;
 pub mod extract;
 pub mod fair;
+pub mod fpuzzles;
 pub mod generate;
 pub mod guard;
 pub mod logic;
