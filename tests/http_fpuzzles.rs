@@ -184,3 +184,39 @@ async fn fpuzzles_beside_native_fields_or_malformed_is_a_named_problem() {
     assert_eq!(body["candidates"][0][1], json!([2, 3, 4]));
     assert_eq!(body["fpuzzles"]["title"], "blank");
 }
+
+#[tokio::test]
+async fn the_conversion_endpoint_goes_both_ways() {
+    let server = TestServer::start().await;
+    let native = json!({
+        "board": [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]],
+        "cages": [{"sum": 7, "cells": [[0, 1], [0, 2]]}],
+        "diagonals": true,
+    });
+    let converted = ok_json(post(&server, "/v1/fpuzzles", native.clone()).await).await;
+    let compressed = converted["compressed"].as_str().unwrap();
+    assert_eq!(
+        converted["link"],
+        format!("https://www.f-puzzles.com/?load={compressed}")
+    );
+    assert_eq!(
+        converted["fpuzzles"]["killercage"][0]["cells"],
+        json!(["R1C2", "R1C3"])
+    );
+    for sent in [converted["fpuzzles"].clone(), converted["link"].clone()] {
+        let back = ok_json(post(&server, "/v1/fpuzzles", json!({ "fpuzzles": sent })).await).await;
+        assert_eq!(back, native);
+    }
+    let problem = expect_problem(
+        post(
+            &server,
+            "/v1/fpuzzles",
+            json!({"board": "1...", "windows": true}),
+        )
+        .await,
+        422,
+        "invalid-board",
+    )
+    .await;
+    assert_eq!(problem["pointer"], "/board");
+}

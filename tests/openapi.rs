@@ -287,7 +287,14 @@ fn every_unversioned_path_is_a_deprecated_alias_of_v1() {
             continue;
         };
         // Paths added after the unversioned ones were deprecated exist only under /v1.
-        if ["/capabilities", "/canonical", "/canonical/batch"].contains(&unversioned) {
+        if [
+            "/capabilities",
+            "/canonical",
+            "/canonical/batch",
+            "/fpuzzles",
+        ]
+        .contains(&unversioned)
+        {
             assert!(
                 !paths.contains_key(unversioned),
                 "{unversioned} is new in v1"

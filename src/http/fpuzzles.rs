@@ -21,7 +21,9 @@ use serde_json::{Map, Value};
 
 use super::extract::{data_problem, ApiJson};
 use super::problem::Problem;
-use super::wire::{BoardRequest, CandidatesRequest, HintRequest, ValidateRequest};
+use super::wire::{
+    BoardRequest, BoardText, CandidatesRequest, CellJson, HintRequest, RulesJson, ValidateRequest,
+};
 use crate::engine::Shape;
 
 /// The request field that carries an f-puzzles puzzle.
@@ -771,6 +773,121 @@ fn deserialize<T: DeserializeOwned>(value: Value, puzzle: Option<&Fpuzzles>) -> 
     })
 }
 
+/// The answer of `POST /v1/fpuzzles` for a native body: the puzzle as f-puzzles takes it.
+#[derive(Debug, Serialize)]
+pub struct Converted {
+    pub fpuzzles: Fpuzzles,
+    /// lz-string base64 of `fpuzzles`, as f-puzzles and SudokuPad links take it.
+    pub compressed: String,
+    /// An f-puzzles link that opens the puzzle.
+    pub link: String,
+}
+
+/// `POST /v1/fpuzzles`: a body with `fpuzzles` (object, compressed string or link) becomes
+/// the native body it stands for (what the puzzle endpoints read it as); a native body
+/// (`board` and the rule fields) becomes the f-puzzles puzzle, its compressed form and a link.
+pub async fn convert(ApiJson(body): ApiJson<Value>) -> Result<axum::Json<Value>, Problem> {
+    if let Some(Value::Object(fields)) = body.get(FIELD).map(|_| &body) {
+        if let Some(field) = native::PUZZLE_FIELDS
+            .iter()
+            .find(|f| fields.contains_key(**f))
+        {
+            return Err(Problem::invalid_at(
+                format!("/{field}"),
+                format!("send `{FIELD}` or a native body (`board` and the rule fields), not both"),
+            ));
+        }
+        if let Some(other) = fields.keys().find(|k| *k != FIELD) {
+            return Err(Problem::invalid_at(
+                format!("/{}", escape(other)),
+                format!("unknown field `{other}`: this endpoint takes `{FIELD}`, or a native body"),
+            ));
+        }
+        let sent = read(fields[FIELD].clone())?;
+        return Ok(axum::Json(Value::Object(translate(&sent.puzzle, true)?)));
+    }
+    let request: BoardRequest = deserialize(body, None)?;
+    let converted = to_fpuzzles(&request)?;
+    serde_json::to_value(converted)
+        .map(axum::Json)
+        .map_err(|_| Problem::Internal)
+}
+
+/// The f-puzzles form of a native puzzle (checked as the puzzle endpoints check it).
+pub fn to_fpuzzles(request: &BoardRequest) -> Result<Converted, Problem> {
+    let puzzle = request.puzzle()?;
+    let rules = RulesJson::new(puzzle.rules(), true);
+    if rules.windows {
+        return Err(Problem::Unsupported {
+            detail: "f-puzzles has no windows rule (Hyper Sudoku draws them as extra regions)"
+                .to_string(),
+            pointer: Some(format!("/{}", native::WINDOWS)),
+        });
+    }
+    let name = |cell: &CellJson| format!("R{}C{}", cell.row + 1, cell.col + 1);
+    // Region labels `1`-`9`, `A`-`P` by region number: f-puzzles numbers regions from 0.
+    let regions: Option<Vec<Vec<i64>>> = match &rules.regions {
+        Some(BoardText::Rows(rows)) => Some(
+            rows.iter()
+                .map(|row| {
+                    row.chars()
+                        .map(|c| i64::from(c.to_digit(36).unwrap_or(1)) - 1)
+                        .collect()
+                })
+                .collect(),
+        ),
+        _ => None,
+    };
+    let grid = puzzle
+        .grid()
+        .to_numbers()
+        .into_iter()
+        .enumerate()
+        .map(|(row, digits)| {
+            digits
+                .into_iter()
+                .enumerate()
+                .map(|(col, digit)| FpuzzlesCell {
+                    value: (digit != 0).then_some(i64::from(digit)),
+                    given: digit != 0,
+                    region: regions.as_ref().map(|r| r[row][col]),
+                    rest: Map::new(),
+                })
+                .collect()
+        })
+        .collect();
+    let mut rest = Map::new();
+    if let Some(cages) = &rules.cages {
+        let cages = cages
+            .iter()
+            .map(|cage| {
+                serde_json::json!({
+                    "cells": cage.cells.iter().map(name).collect::<Vec<_>>(),
+                    "value": cage.sum.to_string(),
+                })
+            })
+            .collect();
+        rest.insert("killercage".into(), Value::Array(cages));
+    }
+    if rules.diagonals {
+        rest.insert("diagonal+".into(), Value::Bool(true));
+        rest.insert("diagonal-".into(), Value::Bool(true));
+    }
+    if request.anti_king {
+        rest.insert("antiking".into(), Value::Bool(true));
+    }
+    let fpuzzles = Fpuzzles {
+        size: puzzle.grid().shape().side(),
+        grid,
+        rest,
+    };
+    Ok(Converted {
+        compressed: compress(&fpuzzles),
+        link: link(&fpuzzles),
+        fpuzzles,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -899,6 +1016,25 @@ mod tests {
         let escaped = escaped.replacen("https:%2F%2F", "https://", 1);
         assert_eq!(decompress(&escaped).unwrap(), (sent, Form::Link));
         assert!(decompress("not lz-string").is_err());
+    }
+
+    #[test]
+    fn native_to_fpuzzles_to_native_is_the_same_body() {
+        let native = json!({
+            "board": [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]],
+            "cages": [{"sum": 7, "cells": [[0, 1], [0, 2]]}],
+            "regions": [[0, 0, 0, 1], [2, 0, 1, 1], [2, 2, 3, 1], [2, 3, 3, 3]],
+            "diagonals": true,
+            "anti_king": false,
+        });
+        let request: BoardRequest = serde_json::from_value(native.clone()).unwrap();
+        let converted = to_fpuzzles(&request).unwrap();
+        assert_eq!(converted.fpuzzles.rest["killercage"][0]["value"], "7");
+        let (back, _) = decompress(&converted.compressed).unwrap();
+        assert_eq!(back, converted.fpuzzles);
+        let mut again = translate(&back, true).unwrap();
+        again.insert("anti_king".into(), Value::Bool(false));
+        assert_eq!(Value::Object(again), native);
     }
 
     #[test]

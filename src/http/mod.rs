@@ -135,7 +135,7 @@ const API_ROUTES: [&str; 7] = [
 /// Every route pattern the service answers (the playground's included): the only values the
 /// `route` metric label takes besides "unmatched". The versioned API first, then its
 /// unversioned aliases, then the operator's and the browser's routes.
-pub const ROUTE_PATTERNS: [&str; 30] = [
+pub const ROUTE_PATTERNS: [&str; 31] = [
     "/v1/solve",
     "/v1/solve/batch",
     "/v1/validate",
@@ -146,6 +146,7 @@ pub const ROUTE_PATTERNS: [&str; 30] = [
     "/v1/capabilities",
     "/v1/canonical",
     "/v1/canonical/batch",
+    "/v1/fpuzzles",
     API_ROUTES[0],
     API_ROUTES[1],
     API_ROUTES[2],
@@ -225,6 +226,7 @@ pub fn app(
     let v1 = api(args)
         .route("/capabilities", get(capabilities::capabilities))
         .route("/canonical", post(canonical::canonical))
+        .route("/fpuzzles", post(fpuzzles::convert))
         .route(
             "/canonical/batch",
             post(canonical::canonical_batch).layer(DefaultBodyLimit::max(args.batch_body_limit)),
