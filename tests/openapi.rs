@@ -293,6 +293,7 @@ fn every_unversioned_path_is_a_deprecated_alias_of_v1() {
             "/canonical/batch",
             "/generate/batch",
             "/daily",
+            "/fpuzzles",
         ]
         .contains(&unversioned)
         {

@@ -72,7 +72,10 @@ where
     }
 }
 
-fn rejection_problem(rejection: JsonRejection, sent_type: Option<&HeaderValue>) -> Problem {
+pub(super) fn rejection_problem(
+    rejection: JsonRejection,
+    sent_type: Option<&HeaderValue>,
+) -> Problem {
     match rejection {
         JsonRejection::MissingJsonContentType(_) => Problem::UnsupportedMediaType {
             detail: match sent_type.map(|t| String::from_utf8_lossy(t.as_bytes())) {
@@ -96,7 +99,7 @@ fn rejection_problem(rejection: JsonRejection, sent_type: Option<&HeaderValue>) 
 /// What axum says of a body of the wrong shape ("Failed to deserialize the JSON body into the
 /// target type: cages[0].sum: invalid type: ...") as a problem naming the field (a JSON
 /// pointer) and saying what to send.
-fn data_problem(text: &str) -> Problem {
+pub(super) fn data_problem(text: &str) -> Problem {
     let message = text
         .strip_prefix("Failed to deserialize the JSON body into the target type: ")
         .unwrap_or(text);

@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::Json;
 
 use super::client::Client;
-use super::extract::ApiJson;
+use super::fpuzzles::{Answer, PuzzleJson};
 use super::problem::Problem;
 use super::wire::{
     BoardRequest, BoardText, CandidatesRequest, CandidatesResponse, ConflictJson, GradeJson,
@@ -18,8 +18,8 @@ use crate::engine::{check_givens, conflicts, puzzle_id, Cell, EngineError, Exhau
 pub async fn grade(
     State(app): State<AppState>,
     client: Client,
-    ApiJson(request): ApiJson<BoardRequest>,
-) -> Result<Json<GradeResponse>, Problem> {
+    PuzzleJson(request, sent): PuzzleJson<BoardRequest>,
+) -> Result<Json<Answer<GradeResponse>>, Problem> {
     let puzzle = request.puzzle()?;
     let id = puzzle.id();
     let timed = app
@@ -28,18 +28,19 @@ pub async fn grade(
         .await?;
     let (counted, grade) = timed.value.map_err(|e| at_rules(e, &request))?;
     let grade = grade.ok_or(Problem::NoSolution)?;
-    Ok(Json(GradeResponse {
+    let answer = GradeResponse {
         id,
         grade: GradeJson::from(&grade),
         unique: counted.is_unique(),
-    }))
+    };
+    Ok(Json(Answer::new(answer, sent.as_ref(), None)))
 }
 
 pub async fn hint(
     State(app): State<AppState>,
     client: Client,
-    ApiJson(request): ApiJson<HintRequest>,
-) -> Result<Json<HintResponse>, Problem> {
+    PuzzleJson(request, sent): PuzzleJson<HintRequest>,
+) -> Result<Json<Answer<HintResponse>>, Problem> {
     let (board, givens) = player_position(&request.board, request.givens.as_ref())?;
     let rules = request.rules(givens.shape())?;
     let id = puzzle_id(&givens, &rules);
@@ -50,7 +51,8 @@ pub async fn hint(
         })
         .await?;
     let hint = timed.value.map_err(|e| at_rules(e, &request))?;
-    Ok(Json(HintResponse::new(&hint, id, request.spoiler)))
+    let answer = HintResponse::new(&hint, id, request.spoiler);
+    Ok(Json(Answer::new(answer, sent.as_ref(), None)))
 }
 
 /// The problem for `error`, pointing at the first rule field sent when the operation does
@@ -84,8 +86,8 @@ fn player_position(board: &BoardText, givens: Option<&BoardText>) -> Result<(Gri
 pub async fn candidates(
     State(app): State<AppState>,
     client: Client,
-    ApiJson(request): ApiJson<CandidatesRequest>,
-) -> Result<Json<CandidatesResponse>, Problem> {
+    PuzzleJson(request, sent): PuzzleJson<CandidatesRequest>,
+) -> Result<Json<Answer<CandidatesResponse>>, Problem> {
     let (board, givens) = player_position(&request.board, request.givens.as_ref())?;
     let rules = request.rules(board.shape())?;
     let id = puzzle_id(&givens, &rules);
@@ -110,10 +112,11 @@ pub async fn candidates(
         })
         .await?;
     let (candidates, techniques) = timed.value?;
-    Ok(Json(CandidatesResponse {
+    let answer = CandidatesResponse {
         id,
         candidates,
         techniques,
         conflicts: clashes.iter().map(ConflictJson::from).collect(),
-    }))
+    };
+    Ok(Json(Answer::new(answer, sent.as_ref(), None)))
 }

@@ -33,12 +33,10 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::client::Client;
-use super::extract::ApiJson;
 use super::problem::Problem;
 use super::wire::{BoardRequest, CandidatesRequest, GenerateRequest, HintRequest, ValidateRequest};
 use super::{generate, logic, solve, AppState};
@@ -194,14 +192,14 @@ impl ServerHandler for SudokuMcp {
 /// (a rejection is the same problem as over HTTP), then the handler. A problem is the tool's
 /// error result (`isError`, the problem document as structured content), not a protocol
 /// error: the call was understood, the puzzle was not.
-async fn run<T, A, F, Fut>(arguments: JsonObject, handler: F) -> CallToolResult
+async fn run<E, A, F, Fut>(arguments: JsonObject, handler: F) -> CallToolResult
 where
-    T: DeserializeOwned,
+    E: FromRequest<(), Rejection = Problem>,
     A: JsonAnswer,
-    F: FnOnce(ApiJson<T>) -> Fut,
+    F: FnOnce(E) -> Fut,
     Fut: Future<Output = Result<A, Problem>>,
 {
-    let result = match parse::<T>(arguments).await {
+    let result = match parse::<E>(arguments).await {
         Ok(body) => handler(body).await,
         Err(problem) => Err(problem),
     };
@@ -237,11 +235,13 @@ impl<T: Serialize> JsonAnswer for solve::SizedJson<T> {
     }
 }
 
-async fn parse<T: DeserializeOwned>(arguments: JsonObject) -> Result<ApiJson<T>, Problem> {
+async fn parse<E: FromRequest<(), Rejection = Problem>>(
+    arguments: JsonObject,
+) -> Result<E, Problem> {
     let body = Value::Object(arguments).to_string();
     let request = Request::builder()
         .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(body))
         .map_err(|_| Problem::Internal)?;
-    ApiJson::<T>::from_request(request, &()).await
+    E::from_request(request, &()).await
 }

@@ -27,6 +27,7 @@ pub mod daily;
 pub mod docs;
 pub mod extract;
 pub mod fair;
+pub mod fpuzzles;
 pub mod generate;
 pub mod generate_batch;
 pub mod guard;
@@ -139,7 +140,7 @@ const API_ROUTES: [&str; 7] = [
 /// Every route pattern the service answers (the playground's included): the only values the
 /// `route` metric label takes besides "unmatched". The versioned API first, then its
 /// unversioned aliases, then the operator's and the browser's routes.
-pub const ROUTE_PATTERNS: [&str; 32] = [
+pub const ROUTE_PATTERNS: [&str; 33] = [
     "/v1/solve",
     "/v1/solve/batch",
     "/v1/validate",
@@ -152,6 +153,7 @@ pub const ROUTE_PATTERNS: [&str; 32] = [
     "/v1/canonical/batch",
     "/v1/generate/batch",
     "/v1/daily",
+    "/v1/fpuzzles",
     API_ROUTES[0],
     API_ROUTES[1],
     API_ROUTES[2],
@@ -233,6 +235,7 @@ pub fn app(
         .route("/canonical", post(canonical::canonical))
         .route("/generate/batch", post(generate_batch::generate_batch))
         .route("/daily", get(daily::daily))
+        .route("/fpuzzles", post(fpuzzles::convert))
         .route(
             "/canonical/batch",
             post(canonical::canonical_batch).layer(DefaultBodyLimit::max(args.batch_body_limit)),

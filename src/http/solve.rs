@@ -11,7 +11,7 @@ use axum::Json;
 use serde::Serialize;
 
 use super::client::Client;
-use super::extract::ApiJson;
+use super::fpuzzles::{Answer, PuzzleJson};
 use super::problem::Problem;
 use super::wire::{
     Ambiguity, BoardRequest, ConflictCellJson, ConflictJson, HasRules, MistakeJson, SolveResponse,
@@ -23,8 +23,8 @@ use crate::engine::{apply_move, check_givens, puzzle_id};
 pub async fn solve(
     State(app): State<AppState>,
     client: Client,
-    ApiJson(request): ApiJson<BoardRequest>,
-) -> Result<SizedJson<SolveResponse>, Problem> {
+    PuzzleJson(request, sent): PuzzleJson<BoardRequest>,
+) -> Result<SizedJson<Answer<SolveResponse>>, Problem> {
     let puzzle = request.puzzle()?;
     let id = puzzle.id();
     let timed = app
@@ -37,9 +37,12 @@ pub async fn solve(
     let solution = counted.first.as_ref().ok_or(Problem::NoSolution)?;
     let micros = timed.elapsed.as_micros() as u64;
     let side = solution.grid().shape().side();
+    let answer = SolveResponse::new(id, &request.board, solution, &counted, micros);
+    let digits = sent.as_ref().map(|_| solution.grid().to_numbers());
     Ok(SizedJson {
-        value: SolveResponse::new(id, &request.board, solution, &counted, micros),
-        // Up to three bytes a cell in any board form, and the rest of the answer.
+        value: Answer::new(answer, sent.as_ref(), digits.as_deref()),
+        // Up to three bytes a cell in any board form, and the rest of the answer (an
+        // f-puzzles puzzle given back takes more: the buffer grows for it).
         capacity: 3 * side * side + 128,
     })
 }
@@ -84,8 +87,8 @@ impl<T: Serialize> IntoResponse for SizedJson<T> {
 pub async fn validate(
     State(app): State<AppState>,
     client: Client,
-    ApiJson(request): ApiJson<ValidateRequest>,
-) -> Result<Json<ValidateResponse>, Problem> {
+    PuzzleJson(request, sent): PuzzleJson<ValidateRequest>,
+) -> Result<Json<Answer<ValidateResponse>>, Problem> {
     let mut board = request.board.parse()?;
     let givens = match &request.givens {
         Some(text) => Some(
@@ -104,6 +107,7 @@ pub async fn validate(
     let rules = request.rules(board.shape())?;
     let id = puzzle_id(givens.as_ref().unwrap_or(&board), &rules);
     let moved = request.player_move.map(|_| request.board.render(&board));
+    let moved_digits = request.player_move.map(|_| board.to_numbers());
     let (checked, checked_givens, checked_rules) = (board, givens, rules);
     let timed = app
         .pool
@@ -116,7 +120,7 @@ pub async fn validate(
         .completions
         .as_ref()
         .and_then(|c| Ambiguity::of(&request.board, c));
-    Ok(Json(ValidateResponse {
+    let answer = ValidateResponse {
         id,
         valid: verdict.report.conflicts.is_empty(),
         complete: verdict.report.complete,
@@ -145,5 +149,10 @@ pub async fn validate(
         }),
         board: moved,
         ambiguity,
-    }))
+    };
+    Ok(Json(Answer::new(
+        answer,
+        sent.as_ref(),
+        moved_digits.as_deref(),
+    )))
 }

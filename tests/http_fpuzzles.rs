@@ -1,0 +1,222 @@
+//! Black-box tests of the f-puzzles format over TCP, on the CP-SAT-verified examples in
+//! `../shared/data/fpuzzles/examples.jsonl`: the families the service solves give the
+//! example's solution (or its two solutions) and refuse its breaker; the others are refused
+//! by name, never solved as a different puzzle.
+
+mod common;
+
+use common::data::shared_data;
+use common::{expect_problem, ok_json, post, TestServer};
+use serde_json::{json, Value};
+
+/// The example families whose every rule has a native field on this server. The coordinator
+/// extends this list as native fields land; every other family must be refused.
+const SOLVED_FAMILIES: &[&str] = &["antiking", "diagonals", "killer"];
+
+/// Every example, one JSON object each; none when the data is absent (the test skips).
+fn examples() -> Vec<Value> {
+    let Some(path) = shared_data("fpuzzles/examples.jsonl", "the f-puzzles examples") else {
+        return Vec::new();
+    };
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// A number-rows board as one line of digits.
+fn line_of(rows: &Value) -> String {
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap().iter())
+        .map(|d| char::from_digit(d.as_u64().unwrap() as u32, 10).unwrap())
+        .collect()
+}
+
+/// `puzzle` with the digits of `line` written into its cells that are not given.
+fn filled(puzzle: &Value, line: &str) -> Value {
+    let mut puzzle = puzzle.clone();
+    let digits: Vec<u32> = line.chars().map(|c| c.to_digit(10).unwrap()).collect();
+    let size = puzzle["size"].as_u64().unwrap() as usize;
+    for (i, &digit) in digits.iter().enumerate() {
+        let cell = &mut puzzle["grid"][i / size][i % size];
+        if cell["given"] != json!(true) {
+            *cell = json!({ "value": digit });
+        }
+    }
+    puzzle
+}
+
+#[tokio::test]
+async fn the_examples_solve_or_are_refused_by_name() {
+    let server = TestServer::start().await;
+    let examples = examples();
+    let mut solved = std::collections::BTreeSet::new();
+    for example in &examples {
+        let name = example["name"].as_str().unwrap();
+        let family = example["family"].as_str().unwrap();
+        let puzzle = &example["fpuzzles"];
+        let response = post(&server, "/v1/solve", json!({ "fpuzzles": puzzle })).await;
+        if !SOLVED_FAMILIES.contains(&family) {
+            let problem = expect_problem(response, 422, "unsupported").await;
+            let pointer = problem["pointer"].as_str().unwrap_or_default();
+            let key = pointer.strip_prefix("/fpuzzles/").unwrap_or_default();
+            assert!(
+                !key.is_empty() && puzzle.get(key).is_some(),
+                "{name}: {problem}"
+            );
+            continue;
+        }
+        let body = ok_json(response).await;
+        solved.insert(family);
+        if let Some(solution) = example["solution"].as_str() {
+            assert_eq!(example["solutions"], 1, "{name}");
+            assert_eq!(body["unique"], true, "{name}: {body}");
+            assert_eq!(line_of(&body["solution"]), solution, "{name}");
+        } else {
+            assert_eq!(example["solutions"], 2, "{name}");
+            assert_eq!(body["unique"], false, "{name}: {body}");
+            let (first, second) = (
+                line_of(&body["solution"]),
+                line_of(&body["second_solution"]),
+            );
+            assert_ne!(first, second, "{name}");
+        }
+        // The answer gives the puzzle back with the solution in the cells not given.
+        let answer = &body["fpuzzles"];
+        assert_eq!(answer["size"], puzzle["size"], "{name}");
+        assert_eq!(
+            filled(answer, &line_of(&body["solution"])),
+            *answer,
+            "{name}"
+        );
+        if let Some(breaker) = example["breaker"].as_str() {
+            let player = filled(puzzle, breaker);
+            let verdict =
+                ok_json(post(&server, "/v1/validate", json!({ "fpuzzles": player })).await).await;
+            assert_eq!(verdict["solved"], false, "{name} breaker: {verdict}");
+            let right = filled(puzzle, example["solution"].as_str().unwrap());
+            let verdict =
+                ok_json(post(&server, "/v1/validate", json!({ "fpuzzles": right })).await).await;
+            assert_eq!(verdict["solved"], true, "{name} solution: {verdict}");
+        }
+    }
+    if !examples.is_empty() {
+        assert_eq!(solved, SOLVED_FAMILIES.iter().copied().collect());
+    }
+}
+
+#[tokio::test]
+async fn a_compressed_example_and_its_link_solve_like_the_object() {
+    let server = TestServer::start().await;
+    let Some(example) = examples().into_iter().find(|e| e["family"] == "antiking") else {
+        return;
+    };
+    let compressed = lz_str::compress_to_base64(example["fpuzzles"].to_string().as_str());
+    let solution = example["solution"].as_str().unwrap();
+    for (sent, link) in [
+        (compressed.clone(), false),
+        (
+            format!(
+                "https://www.f-puzzles.com/?load={}",
+                compressed.replace('+', "%2B")
+            ),
+            true,
+        ),
+    ] {
+        let body = ok_json(post(&server, "/v1/solve", json!({ "fpuzzles": sent })).await).await;
+        assert_eq!(line_of(&body["solution"]), solution);
+        // The answer keeps the form: a string again, which decompresses to the solved grid.
+        let text = body["fpuzzles"].as_str().unwrap();
+        assert_eq!(text.starts_with("https://"), link, "{text}");
+        let data = text.rsplit("load=").next().unwrap();
+        let back = lz_str::decompress_from_base64(data).unwrap();
+        let back: Value = serde_json::from_str(&String::from_utf16(&back).unwrap()).unwrap();
+        assert_eq!(back, filled(&example["fpuzzles"], solution));
+    }
+}
+
+#[tokio::test]
+async fn fpuzzles_beside_native_fields_or_malformed_is_a_named_problem() {
+    let server = TestServer::start().await;
+    let puzzle = json!({"size": 4, "grid": [[{}, {}, {}, {}], [{}, {}, {}, {}], [{}, {}, {}, {}], [{}, {}, {}, {}]]});
+    for (body, pointer) in [
+        (json!({"fpuzzles": puzzle, "board": "...."}), "/board"),
+        (json!({"fpuzzles": puzzle, "anti_king": true}), "/anti_king"),
+        (json!({"fpuzzles": {"size": 4}}), "/fpuzzles/grid"),
+        (json!({"fpuzzles": "not compressed"}), "/fpuzzles"),
+        (json!({"fpuzzles": 7}), "/fpuzzles"),
+    ] {
+        let problem = expect_problem(
+            post(&server, "/v1/solve", body).await,
+            422,
+            "invalid-request",
+        )
+        .await;
+        assert_eq!(problem["pointer"], pointer, "{problem}");
+    }
+    let mut sandwich = puzzle.clone();
+    sandwich["sandwichsum"] = json!([{"cell": "R0C1", "value": "3"}]);
+    for path in [
+        "/v1/solve",
+        "/v1/validate",
+        "/v1/hint",
+        "/v1/candidates",
+        "/v1/grade",
+    ] {
+        let problem = expect_problem(
+            post(&server, path, json!({"fpuzzles": sandwich})).await,
+            422,
+            "unsupported",
+        )
+        .await;
+        assert_eq!(problem["pointer"], "/fpuzzles/sandwichsum", "{path}");
+    }
+    // Cosmetic keys and empty constraints change nothing: a 4x4 with a title and no arrows.
+    let mut plain = puzzle;
+    plain["title"] = json!("blank");
+    plain["arrow"] = json!([]);
+    plain["grid"][0][0] = json!({"value": 1, "given": true});
+    let body = ok_json(post(&server, "/v1/candidates", json!({"fpuzzles": plain})).await).await;
+    assert_eq!(body["candidates"][0][1], json!([2, 3, 4]));
+    assert_eq!(body["fpuzzles"]["title"], "blank");
+}
+
+#[tokio::test]
+async fn the_conversion_endpoint_goes_both_ways() {
+    let server = TestServer::start().await;
+    let native = json!({
+        "board": [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]],
+        "cages": [{"sum": 7, "cells": [[0, 1], [0, 2]]}],
+        "diagonals": true,
+    });
+    let converted = ok_json(post(&server, "/v1/fpuzzles", native.clone()).await).await;
+    let compressed = converted["compressed"].as_str().unwrap();
+    assert_eq!(
+        converted["link"],
+        format!("https://www.f-puzzles.com/?load={compressed}")
+    );
+    assert_eq!(
+        converted["fpuzzles"]["killercage"][0]["cells"],
+        json!(["R1C2", "R1C3"])
+    );
+    for sent in [converted["fpuzzles"].clone(), converted["link"].clone()] {
+        let back = ok_json(post(&server, "/v1/fpuzzles", json!({ "fpuzzles": sent })).await).await;
+        assert_eq!(back, native);
+    }
+    let problem = expect_problem(
+        post(
+            &server,
+            "/v1/fpuzzles",
+            json!({"board": "1...", "windows": true}),
+        )
+        .await,
+        422,
+        "invalid-board",
+    )
+    .await;
+    assert_eq!(problem["pointer"], "/board");
+}
