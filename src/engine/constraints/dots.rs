@@ -149,7 +149,10 @@ impl Family for Dots {
                 kind: UnitKind::Dot,
                 index,
             };
-            out.push(Relation::of(unit, dot.cells, side, |a, b| dot.allows(a, b)));
+            // Neighbours share a row or column: never the same digit.
+            out.push(Relation::of(unit, dot.cells, side, |a, b| {
+                a != b && dot.allows(a, b)
+            }));
         }
         if self.negative.is_empty() {
             return;
