@@ -859,7 +859,20 @@ async fn v1_answers_as_its_unversioned_aliases_do_and_says_what_it_speaks() {
     );
     assert_eq!(
         capabilities["rule_fields"],
-        json!(["cages", "regions", "diagonals", "windows", "anti_king"])
+        json!([
+            "cages",
+            "regions",
+            "diagonals",
+            "windows",
+            "anti_king",
+            "anti_knight",
+            "non_consecutive",
+            "odd",
+            "even",
+            "thermometers",
+            "dots",
+            "negative"
+        ])
     );
     assert_eq!(
         capabilities["generate"]["variants"],

@@ -230,7 +230,8 @@ async fn misspelled_and_unsupported_fields_are_refused_by_name() {
     assert_eq!(
         problem["detail"],
         "unknown field `Cages`: did you mean `cages`? This endpoint takes `board`, `cages`, \
-         `regions`, `diagonals`, `windows`, `anti_king`"
+         `regions`, `diagonals`, `windows`, `anti_king`, `anti_knight`, `non_consecutive`, \
+         `odd`, `even`, `thermometers`, `dots`, `negative`"
     );
     let body = json!({"difficulty": "easy", "seeds": 3});
     let problem = expect_problem(

@@ -5,8 +5,10 @@
 //! data (the rules' house table): a digit placed in a house (every house the logic engine
 //! counts, implied ones included) or a cage leaves the other cells of that unit and the
 //! other cell of every forbidden pair it is in, and on boards up to 9x9 a Killer cage keeps
-//! only the digits of the combinations that can still make its sum. So a player of any variant gets the same
-//! automatic pencil marks.
+//! only the digits of the combinations that can still make its sum; a cell keeps only its
+//! domain's digits (odd, even, a thermometer's bounds) and the relations (dots,
+//! thermometers, non-consecutive) are made arc consistent. So a player of any variant gets
+//! the same automatic pencil marks.
 
 use super::board::Board;
 use super::budget::{Budget, Exhausted};
@@ -81,6 +83,50 @@ impl Marks {
                     masks[i] &= !bit(d);
                 }
             }
+        }
+        // A cell keeps only its domain's digits.
+        for domain in table.domains() {
+            visits += 1;
+            if let Some(i) = shape.index_of(domain.cell) {
+                masks[i] &= domain.allowed;
+            }
+        }
+        // Each relation keeps in one cell only the digits some digit of the other allows (a
+        // filled cell offers its digit), passed over until nothing changes: arc consistency,
+        // as the general solver keeps it.
+        let relations = table.relations();
+        let offer = |masks: &[u32], cell: Cell| match grid.get(cell) {
+            Some(d) => bit(d),
+            None => shape.index_of(cell).map_or(0, |i| masks[i]),
+        };
+        let support = |table: &[u32], mut digits: u32| {
+            let mut out = 0;
+            while digits != 0 {
+                out |= table[digits.trailing_zeros() as usize];
+                digits &= digits - 1;
+            }
+            out
+        };
+        let reversed: Vec<Vec<u32>> = relations.iter().map(|r| r.reversed()).collect();
+        let mut changed = !relations.is_empty();
+        while changed {
+            changed = false;
+            for (relation, back) in relations.iter().zip(&reversed) {
+                visits += 2 * side as u64;
+                let [a, b] = relation.cells;
+                for (from, to, table) in [(a, b, &relation.table), (b, a, back)] {
+                    let Some(i) = shape.index_of(to).filter(|_| grid.get(to).is_none()) else {
+                        continue;
+                    };
+                    let kept = masks[i] & support(table, offer(&masks, from));
+                    if kept != masks[i] {
+                        masks[i] = kept;
+                        changed = true;
+                    }
+                }
+            }
+            budget.charge(visits / 1000)?;
+            visits %= 1000;
         }
         budget.charge(visits / 1000 + 1)?;
         Ok(Marks {

@@ -63,6 +63,9 @@ pub use marks::Marks;
 pub use play::{apply_move, check_givens, ConflictCell, Mistake, PlayError, Verdict};
 pub use puzzle::{puzzle_id, stable_hash, Counted, Puzzle, PuzzleError, Solution, Stats};
 pub use regions::{RegionError, Regions};
-pub use rules::{Cage, CageError, Cages, RuleSpec, Rules, RulesError};
+pub use rules::{
+    Cage, CageError, Cages, ConstraintError, Dot, DotKind, Negative, RuleSpec, Rules, RulesError,
+    Thermometer,
+};
 pub use validate::{conflicts, validate, Conflict, Report, Unit, UnitKind};
 pub use variant::{random_killer, Killer, Variant, VariantPuzzle};

@@ -14,6 +14,13 @@ use std::sync::OnceLock;
 pub use super::constraints::cages::{Cage, CageError, Cages, ValidCage};
 use super::constraints::windows::{Windows, WindowsNeedNine};
 use super::constraints::{self, anti_king::AntiKing, boxes::Boxes, diagonals::Diagonals};
+use super::constraints::{anti_knight::AntiKnight, non_consecutive::NonConsecutive};
+use super::constraints::{dots::Dots, parity::Parity, thermometers::Thermometers};
+pub use super::constraints::{
+    dots::{Dot, DotKind, Negative},
+    thermometers::Thermometer,
+    ConstraintError,
+};
 use super::constraints::{lines::Lines, Constraint, Family, Houses};
 use super::grid::{Cell, Shape};
 use super::regions::{RegionError, Regions};
@@ -30,6 +37,20 @@ pub struct RuleSpec {
     pub windows: bool,
     /// No two cells a king's move apart hold the same digit.
     pub anti_king: bool,
+    /// No two cells a knight's move apart hold the same digit.
+    pub anti_knight: bool,
+    /// Orthogonal neighbours never differ by 1.
+    pub non_consecutive: bool,
+    /// Cells that hold odd digits (0-based).
+    pub odd: Vec<(usize, usize)>,
+    /// Cells that hold even digits (0-based).
+    pub even: Vec<(usize, usize)>,
+    /// Thermometers, bulb first.
+    pub thermometers: Vec<Thermometer>,
+    /// Kropki and XV dots.
+    pub dots: Vec<Dot>,
+    /// Kinds of dot that are all given.
+    pub negative: Vec<Negative>,
     /// Killer cages.
     pub cages: Vec<Cage>,
 }
@@ -43,6 +64,9 @@ pub enum RulesError {
     Regions(#[from] RegionError),
     #[error(transparent)]
     WindowsNeedNine(#[from] WindowsNeedNine),
+    /// A parity cell, thermometer or dot is malformed.
+    #[error(transparent)]
+    Constraint(#[from] ConstraintError),
 }
 
 /// Everything a puzzle is played by (see the module docs). Built only from validated parts.
@@ -121,6 +145,24 @@ impl Rules {
         if spec.anti_king {
             constraints.push(AntiKing.into());
         }
+        if spec.anti_knight {
+            constraints.push(AntiKnight.into());
+        }
+        if spec.non_consecutive {
+            constraints.push(NonConsecutive.into());
+        }
+        let parity = Parity::new(shape, &spec.odd, &spec.even)?;
+        if !parity.is_empty() {
+            constraints.push(parity.into());
+        }
+        let thermometers = Thermometers::new(shape, &spec.thermometers)?;
+        if !thermometers.is_empty() {
+            constraints.push(thermometers.into());
+        }
+        let dots = Dots::new(shape, &spec.dots, &spec.negative)?;
+        if !dots.is_empty() {
+            constraints.push(dots.into());
+        }
         constraints.push(Cages::new(shape, spec.cages)?.into());
         Ok(Rules::of(shape, constraints))
     }
@@ -167,10 +209,11 @@ impl Rules {
         self.constraints.iter().all(|c| c.family().is_classic())
     }
 
-    /// Whether the rules forbid pairs of cells outside the houses (the logic engine's
-    /// techniques read houses only, so it does not take such rules).
-    pub fn has_forbidden_pairs(&self) -> bool {
-        !self.house_table().forbidden_pairs().is_empty()
+    /// Whether the rules constrain cells outside the houses: forbidden pairs, domains or
+    /// relations (the logic engine's techniques read houses only, so it does not take such
+    /// rules).
+    pub fn reaches_beyond_houses(&self) -> bool {
+        self.house_table().reaches_beyond_houses()
     }
 
     /// The 0-based box (or Jigsaw region) of `cell`.

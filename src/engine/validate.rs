@@ -31,6 +31,20 @@ pub enum UnitKind {
     Cage,
     /// Two cells a king's move apart (anti-king); index 0 for every pair, the cells name it.
     AntiKing,
+    /// Two cells a knight's move apart (anti-knight); index 0, the cells name it.
+    AntiKnight,
+    /// Two orthogonal neighbours (non-consecutive); index 0, the cells name it.
+    NonConsecutive,
+    /// A cell that must hold an odd digit; index 0, the cell names it.
+    Odd,
+    /// A cell that must hold an even digit; index 0, the cell names it.
+    Even,
+    /// A thermometer, by its place in the list given.
+    Thermometer,
+    /// A Kropki or XV dot, by its place in the list given.
+    Dot,
+    /// Two orthogonal neighbours without a dot under a negative constraint; index 0.
+    Negative,
 }
 
 impl UnitKind {
@@ -46,6 +60,13 @@ impl UnitKind {
             UnitKind::HiddenWindow => "hidden_window",
             UnitKind::Cage => "cage",
             UnitKind::AntiKing => "anti_king",
+            UnitKind::AntiKnight => "anti_knight",
+            UnitKind::NonConsecutive => "non_consecutive",
+            UnitKind::Odd => "odd",
+            UnitKind::Even => "even",
+            UnitKind::Thermometer => "thermometer",
+            UnitKind::Dot => "dot",
+            UnitKind::Negative => "negative",
         }
     }
 
@@ -61,12 +82,33 @@ impl UnitKind {
             UnitKind::HiddenWindow => "hidden windows",
             UnitKind::Cage => "cages",
             UnitKind::AntiKing => "anti-king pairs",
+            UnitKind::AntiKnight => "anti-knight pairs",
+            UnitKind::NonConsecutive => "non-consecutive pairs",
+            UnitKind::Odd => "odd cells",
+            UnitKind::Even => "even cells",
+            UnitKind::Thermometer => "thermometers",
+            UnitKind::Dot => "dots",
+            UnitKind::Negative => "negative pairs",
         }
     }
 
     /// Whether each digit appears exactly once in a unit of this kind (a cage holds fewer).
     pub const fn is_house(self) -> bool {
-        !matches!(self, UnitKind::Cage | UnitKind::AntiKing)
+        !matches!(self, UnitKind::Cage | UnitKind::AntiKing) && !self.is_relation()
+    }
+
+    /// Whether a unit of this kind is broken by the digits it holds rather than by a repeat
+    /// (a cell's domain or a relation between two cells).
+    pub const fn is_relation(self) -> bool {
+        matches!(
+            self,
+            UnitKind::NonConsecutive
+                | UnitKind::Odd
+                | UnitKind::Even
+                | UnitKind::Thermometer
+                | UnitKind::Dot
+                | UnitKind::Negative
+        )
     }
 }
 
@@ -94,6 +136,11 @@ impl fmt::Display for Unit {
         match self.kind {
             UnitKind::HiddenWindow => name_hidden_window(self.index, f),
             UnitKind::AntiKing => f.write_str("anti-king pair"),
+            UnitKind::AntiKnight => f.write_str("anti-knight pair"),
+            UnitKind::NonConsecutive => f.write_str("non-consecutive pair"),
+            UnitKind::Odd => f.write_str("odd cell"),
+            UnitKind::Even => f.write_str("even cell"),
+            UnitKind::Negative => f.write_str("negative constraint"),
             kind => write!(f, "{} {}", kind.name(), self.index + 1),
         }
     }
@@ -109,14 +156,15 @@ pub struct Conflict {
 }
 
 impl fmt::Display for Conflict {
-    /// "digit 5 repeats in row 1: row 1, column 2 and row 1, column 7".
+    /// "digit 5 repeats in row 1: row 1, column 2 and row 1, column 7"; a broken domain or
+    /// relation: "digit 5 breaks thermometer 1: row 1, column 1 and row 1, column 2".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "digit {} repeats in {}: ",
-            self.digit.to_char(),
-            self.unit
-        )?;
+        let verb = if self.unit.kind.is_relation() {
+            "breaks"
+        } else {
+            "repeats in"
+        };
+        write!(f, "digit {} {verb} {}: ", self.digit.to_char(), self.unit)?;
         for (i, cell) in self.cells.iter().enumerate() {
             if i > 0 {
                 f.write_str(" and ")?;

@@ -19,7 +19,20 @@ use crate::engine::{Difficulty, Shape, Variant};
 pub const API_VERSIONS: [&str; 1] = ["v1"];
 
 /// The rule fields every puzzle endpoint takes beside `board`.
-const RULE_FIELDS: [&str; 5] = ["cages", "regions", "diagonals", "windows", "anti_king"];
+const RULE_FIELDS: [&str; 12] = [
+    "cages",
+    "regions",
+    "diagonals",
+    "windows",
+    "anti_king",
+    "anti_knight",
+    "non_consecutive",
+    "odd",
+    "even",
+    "thermometers",
+    "dots",
+    "negative",
+];
 
 /// The answer of `GET /v1/capabilities`.
 #[derive(Debug, Clone, Serialize)]
@@ -32,7 +45,7 @@ pub struct Capabilities {
     /// The forms a board may be sent in; answers use the form sent.
     pub board_forms: [&'static str; 3],
     /// The fields beside `board` that add rules.
-    pub rule_fields: [&'static str; 5],
+    pub rule_fields: [&'static str; 12],
     /// Sizes `/grade` and `/generate` cover (and `/candidates` with `techniques`).
     pub logic_sizes: [usize; 1],
     pub generate: GenerateCapabilities,

@@ -13,8 +13,8 @@ use serde::Serialize;
 use super::wire::ConflictJson;
 use crate::engine::generate::range_text;
 use crate::engine::{
-    CageError, Cell, Conflict, Digit, EngineError, Exhausted, GenerateError, ParseError, PlayError,
-    PuzzleError, RegionError, RulesError, Stop,
+    CageError, Cell, Conflict, ConstraintError, Digit, EngineError, Exhausted, GenerateError,
+    ParseError, PlayError, PuzzleError, RegionError, RulesError, Stop,
 };
 
 /// The media type of every error body.
@@ -52,6 +52,9 @@ pub enum Problem {
     InvalidCages(CageError),
     /// The Jigsaw regions are malformed (wrong count or size, not connected, ...).
     InvalidRegions(RegionError),
+    /// A parity cell, thermometer or dot is malformed (off the grid, repeated, not
+    /// adjacent, a value no digits meet); the error names its type and pointer.
+    InvalidConstraint(ConstraintError),
     /// The player's board lost or changed a given of the puzzle.
     GivenChanged {
         cell: Cell,
@@ -152,6 +155,7 @@ impl Problem {
             Problem::GivenChanged { .. } => Some("/board".to_string()),
             Problem::InvalidCages(err) => Some(format!("/cages/{}", err.cage() - 1)),
             Problem::InvalidRegions(_) => Some("/regions".to_string()),
+            Problem::InvalidConstraint(err) => Some(err.pointer.clone()),
             _ => None,
         }
     }
@@ -168,6 +172,7 @@ impl From<RulesError> for Problem {
         match err {
             RulesError::Cages(err) => Problem::InvalidCages(err),
             RulesError::Regions(err) => Problem::InvalidRegions(err),
+            RulesError::Constraint(err) => Problem::InvalidConstraint(err),
             RulesError::WindowsNeedNine { .. } => Problem::Unsupported {
                 detail: err.to_string(),
                 pointer: Some("/windows".to_string()),
@@ -349,6 +354,7 @@ impl Problem {
             Problem::InvalidBoard { .. } => "invalid-board",
             Problem::InvalidCages(_) => "invalid-cages",
             Problem::InvalidRegions(_) => "invalid-regions",
+            Problem::InvalidConstraint(err) => err.problem,
             Problem::GivenChanged { .. } => "given-changed",
             Problem::Unsupported { .. } => "unsupported",
             Problem::ConflictingGivens { .. } => "conflicting-givens",
@@ -379,6 +385,7 @@ impl Problem {
             | Problem::InvalidBoard { .. }
             | Problem::InvalidCages(_)
             | Problem::InvalidRegions(_)
+            | Problem::InvalidConstraint(_)
             | Problem::GivenChanged { .. }
             | Problem::Unsupported { .. }
             | Problem::ConflictingGivens { .. }
@@ -406,6 +413,7 @@ impl Problem {
             Problem::InvalidBoard { .. } => "Board is malformed",
             Problem::InvalidCages(_) => "Cages are malformed",
             Problem::InvalidRegions(_) => "Regions are malformed",
+            Problem::InvalidConstraint(_) => "A rule field is malformed",
             Problem::GivenChanged { .. } => "Board changed a given",
             Problem::Unsupported { .. } => "Not supported for this puzzle",
             Problem::ConflictingGivens { .. } => "Board breaks the rules",
@@ -440,6 +448,7 @@ impl Problem {
             Problem::InvalidBoard { field, error } => named(field, error),
             Problem::InvalidCages(err) => err.to_string(),
             Problem::InvalidRegions(err) => err.to_string(),
+            Problem::InvalidConstraint(err) => err.to_string(),
             Problem::GivenChanged { cell, given, found } => {
                 let found = found.map_or("nothing".to_string(), |d| d.to_char().to_string());
                 format!(

@@ -12,8 +12,9 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{
-    Cage, Cell, Conflict, ConflictCell, Counted, Digit, Grade, Grid, Hint, ParseError, Puzzle,
-    PuzzleError, RuleSpec, Rules, RulesError, Shape, Solution, Step, Unit,
+    Cage, Cell, Conflict, ConflictCell, Counted, Digit, Dot, DotKind, Grade, Grid, Hint, Negative,
+    ParseError, Puzzle, PuzzleError, RuleSpec, Rules, RulesError, Shape, Solution, Step,
+    Thermometer, Unit,
 };
 
 /// Declares a request body that takes the rule fields every puzzle endpoint shares
@@ -46,6 +47,28 @@ macro_rules! with_rule_fields {
             /// No two cells a king's move apart hold the same digit (anti-king).
             #[serde(default)]
             pub anti_king: bool,
+            /// No two cells a knight's move apart hold the same digit (anti-knight).
+            #[serde(default)]
+            pub anti_knight: bool,
+            /// Orthogonal neighbours never hold digits that differ by 1.
+            #[serde(default)]
+            pub non_consecutive: bool,
+            /// Cells that hold odd digits, 0-based.
+            #[serde(default)]
+            pub odd: Option<Vec<CellInput>>,
+            /// Cells that hold even digits, 0-based.
+            #[serde(default)]
+            pub even: Option<Vec<CellInput>>,
+            /// Thermometers: digits increase from the bulb (the first cell).
+            #[serde(default)]
+            pub thermometers: Option<Vec<ThermometerJson>>,
+            /// Kropki (white, black) and XV dots between orthogonal neighbours.
+            #[serde(default)]
+            pub dots: Option<Vec<DotJson>>,
+            /// Kinds of dot that are all given: no other pair of neighbours is in their
+            /// relation.
+            #[serde(default)]
+            pub negative: Option<Vec<NegativeJson>>,
         }
 
         impl HasRules for $name {
@@ -56,6 +79,13 @@ macro_rules! with_rule_fields {
                     diagonals: self.diagonals,
                     windows: self.windows,
                     anti_king: self.anti_king,
+                    anti_knight: self.anti_knight,
+                    non_consecutive: self.non_consecutive,
+                    odd: self.odd.as_deref(),
+                    even: self.even.as_deref(),
+                    thermometers: self.thermometers.as_deref(),
+                    dots: self.dots.as_deref(),
+                    negative: self.negative.as_deref(),
                 }
             }
         }
@@ -70,6 +100,13 @@ pub struct RuleFields<'a> {
     pub diagonals: bool,
     pub windows: bool,
     pub anti_king: bool,
+    pub anti_knight: bool,
+    pub non_consecutive: bool,
+    pub odd: Option<&'a [CellInput]>,
+    pub even: Option<&'a [CellInput]>,
+    pub thermometers: Option<&'a [ThermometerJson]>,
+    pub dots: Option<&'a [DotJson]>,
+    pub negative: Option<&'a [NegativeJson]>,
 }
 
 /// A request body with the shared rule fields.
@@ -92,6 +129,44 @@ impl RuleFields<'_> {
                 diagonals: self.diagonals,
                 windows: self.windows,
                 anti_king: self.anti_king,
+                anti_knight: self.anti_knight,
+                non_consecutive: self.non_consecutive,
+                odd: pairs_of(self.odd),
+                even: pairs_of(self.even),
+                thermometers: self
+                    .thermometers
+                    .into_iter()
+                    .flatten()
+                    .map(|t| Thermometer {
+                        cells: pairs_of(Some(&t.cells)),
+                        slow: t.slow,
+                    })
+                    .collect(),
+                dots: self
+                    .dots
+                    .into_iter()
+                    .flatten()
+                    .map(|d| Dot {
+                        cells: d.cells.map(|c| (c.row, c.col)),
+                        kind: match d.kind {
+                            DotKindJson::White => DotKind::White,
+                            DotKindJson::Black => DotKind::Black,
+                            DotKindJson::X => DotKind::X,
+                            DotKindJson::V => DotKind::V,
+                        },
+                        value: d.value,
+                    })
+                    .collect(),
+                negative: self
+                    .negative
+                    .into_iter()
+                    .flatten()
+                    .map(|n| match n {
+                        NegativeJson::White => Negative::White,
+                        NegativeJson::Black => Negative::Black,
+                        NegativeJson::Xv => Negative::Xv,
+                    })
+                    .collect(),
                 cages: engine_cages(self.cages),
             },
         )
@@ -106,6 +181,16 @@ impl RuleFields<'_> {
             (self.diagonals, "/diagonals"),
             (self.windows, "/windows"),
             (self.anti_king, "/anti_king"),
+            (self.anti_knight, "/anti_knight"),
+            (self.non_consecutive, "/non_consecutive"),
+            (self.odd.is_some_and(|c| !c.is_empty()), "/odd"),
+            (self.even.is_some_and(|c| !c.is_empty()), "/even"),
+            (
+                self.thermometers.is_some_and(|t| !t.is_empty()),
+                "/thermometers",
+            ),
+            (self.dots.is_some_and(|d| !d.is_empty()), "/dots"),
+            (self.negative.is_some_and(|n| !n.is_empty()), "/negative"),
         ]
         .into_iter()
         .find_map(|(sent, pointer)| sent.then_some(pointer))
@@ -213,6 +298,57 @@ fn engine_cages(cages: Option<&[CageJson]>) -> Vec<Cage> {
             cells: c.cells.iter().map(|cell| (cell.row, cell.col)).collect(),
         })
         .collect()
+}
+
+/// Cells as sent, as 0-based `(row, col)` pairs.
+fn pairs_of(cells: Option<&[CellInput]>) -> Vec<(usize, usize)> {
+    cells
+        .into_iter()
+        .flatten()
+        .map(|cell| (cell.row, cell.col))
+        .collect()
+}
+
+/// A thermometer as sent: its cells from the bulb, each the king's-move neighbour of the one
+/// before; `slow`: digits never decrease (rather than strictly increase).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ThermometerJson {
+    pub cells: Vec<CellInput>,
+    #[serde(default)]
+    pub slow: bool,
+}
+
+/// A dot between two orthogonal neighbours.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DotJson {
+    pub cells: [CellInput; 2],
+    pub kind: DotKindJson,
+    /// White: the difference (default 1); black: the ratio (default 2); none for x and v.
+    #[serde(default)]
+    pub value: Option<u32>,
+}
+
+/// What a dot says: white, the digits differ by its value; black, one is its value times
+/// the other; x, they sum to 10; v, to 5.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DotKindJson {
+    White,
+    Black,
+    X,
+    V,
+}
+
+/// A kind of dot that is all given: white (no other neighbours differ by 1), black (none
+/// in ratio 2), xv (none sum to 10 or 5).
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum NegativeJson {
+    White,
+    Black,
+    Xv,
 }
 
 /// A cage as sent: its sum and its cells, 0-based, each as `[row, col]` or `{"row", "col"}`.

@@ -8,6 +8,11 @@
 //! - the **pairs of cells** that must not hold the same digit outside any house
 //!   ([`Family::forbidden_pairs`]): the weak-link table that propagation and pencil marks
 //!   read (anti-king);
+//! - the **digits a cell may hold** ([`Family::domains`]: odd and even cells, a
+//!   thermometer's bounds by position) and the **digit pairs two cells may hold**
+//!   ([`Family::relations`]: a table per pair of cells, for dots, thermometers,
+//!   non-consecutive): the general solver keeps every relation arc consistent, pencil marks
+//!   remove what they rule out, validation reports a broken one by its unit and cells;
 //! - its **check** for validation: each house and pair is a named unit, so a repeated digit
 //!   is reported by the unit it breaks and its cells; what houses and pairs cannot say (a
 //!   cage's sum) the family checks on a full grid ([`Family::holds`]);
@@ -26,11 +31,16 @@ use super::grid::{Cell, Digit, Grid, Shape};
 use super::validate::{Conflict, Unit};
 
 pub(crate) mod anti_king;
+pub(crate) mod anti_knight;
 pub(crate) mod boxes;
 pub(crate) mod cages;
 pub(crate) mod diagonals;
+pub(crate) mod dots;
 pub(crate) mod lines;
+pub(crate) mod non_consecutive;
+pub(crate) mod parity;
 pub(crate) mod regions;
+pub(crate) mod thermometers;
 pub(crate) mod windows;
 
 /// What a house is to the engines.
@@ -63,6 +73,117 @@ pub struct Pair {
     pub cells: [Cell; 2],
 }
 
+/// The digits one cell may hold (bit `d - 1` for digit `d`), and the unit that names the
+/// rule when the cell holds another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Domain {
+    pub unit: Unit,
+    pub cell: Cell,
+    pub allowed: u32,
+    /// Whether the domain is a rule a board is checked against (an odd cell), not a
+    /// consequence of other rules that only the solvers and marks use (a thermometer's
+    /// bounds: a 9 on a bulb breaks no rule by itself, it only leaves no solution).
+    pub rule: bool,
+}
+
+/// The digit pairs two cells may hold, and the unit that names the rule when they hold
+/// another: `table[a - 1]` has bit `b - 1` set when the first cell may hold `a` while the
+/// second holds `b`. A table rather than a predicate, so every engine reads one shape and
+/// the solver revises an arc with one OR per candidate.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Relation {
+    pub unit: Unit,
+    /// Two different cells (not necessarily in reading order: a thermometer's bulb first).
+    pub cells: [Cell; 2],
+    /// One mask per digit of the first cell, `side` of them.
+    pub table: Vec<u32>,
+}
+
+impl Relation {
+    /// The relation of the digit pairs `(a, b)` of a grid of `side` for which `allows`
+    /// holds.
+    pub fn of(
+        unit: Unit,
+        cells: [Cell; 2],
+        side: usize,
+        allows: impl Fn(u32, u32) -> bool,
+    ) -> Relation {
+        let table = (1..=side as u32)
+            .map(|a| {
+                (1..=side as u32)
+                    .filter(|&b| allows(a, b))
+                    .fold(0, |mask, b| mask | 1 << (b - 1))
+            })
+            .collect();
+        Relation { unit, cells, table }
+    }
+
+    /// Whether the first cell may hold `a` while the second holds `b` (digits from 1).
+    pub fn allows(&self, a: u8, b: u8) -> bool {
+        self.table
+            .get(usize::from(a) - 1)
+            .is_some_and(|mask| mask >> (b - 1) & 1 != 0)
+    }
+
+    /// The same relation read from the second cell: `table[b - 1]` the digits of the first.
+    pub fn reversed(&self) -> Vec<u32> {
+        let side = self.table.len();
+        (0..side)
+            .map(|b| {
+                (0..side)
+                    .filter(|&a| self.table[a] >> b & 1 != 0)
+                    .fold(0, |mask, a| mask | 1 << a)
+            })
+            .collect()
+    }
+}
+
+/// Every pair of orthogonal neighbours of a grid of `side`, each once, the upper or left cell
+/// first (for non-consecutive and the negative dots).
+pub(crate) fn orthogonal_pairs(side: usize) -> impl Iterator<Item = [Cell; 2]> {
+    (0..side).flat_map(move |row| {
+        (0..side).flat_map(move |col| {
+            let right = (col + 1 < side).then(|| [Cell::at(row, col), Cell::at(row, col + 1)]);
+            let down = (row + 1 < side).then(|| [Cell::at(row, col), Cell::at(row + 1, col)]);
+            right.into_iter().chain(down)
+        })
+    })
+}
+
+/// Why a family's instances cannot be played: which field, where in it (a JSON pointer from
+/// the field on, the engine's own words for what the HTTP layer sends), and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{detail}")]
+pub struct ConstraintError {
+    /// The problem type's last segment: `invalid-thermometers`.
+    pub problem: &'static str,
+    /// `/thermometers/0/cells/2`.
+    pub pointer: String,
+    pub detail: String,
+}
+
+/// The cell `(row, col)` (0-based) of a grid of `side`, or the error for the field at
+/// `pointer` saying it is off the grid.
+pub(crate) fn cell_on(
+    side: usize,
+    (row, col): (usize, usize),
+    problem: &'static str,
+    pointer: impl FnOnce() -> String,
+) -> Result<Cell, ConstraintError> {
+    match Cell::new(row, col).filter(|_| row < side && col < side) {
+        Some(cell) => Ok(cell),
+        None => Err(ConstraintError {
+            problem,
+            pointer: pointer(),
+            detail: format!(
+                "row {}, column {} is outside the {side}x{side} grid",
+                row.saturating_add(1),
+                col.saturating_add(1)
+            ),
+        }),
+    }
+}
+
 /// What one rule family tells the engines. Every method but the houses has a default that
 /// declares nothing, so a family writes only what it adds.
 pub(crate) trait Family: Any {
@@ -72,6 +193,12 @@ pub(crate) trait Family: Any {
     /// Appends the pairs of cells that must not hold the same digit, each named by the unit
     /// a broken one is reported as. Pairs that share a house are dropped by the table.
     fn forbidden_pairs(&self, _shape: Shape, _out: &mut Vec<Pair>) {}
+
+    /// Appends the digits some cells may hold (odd and even cells).
+    fn domains(&self, _shape: Shape, _out: &mut Vec<Domain>) {}
+
+    /// Appends the digit pairs some pairs of cells may hold (dots, thermometers).
+    fn relations(&self, _shape: Shape, _out: &mut Vec<Relation>) {}
 
     /// Whether a full grid meets what the houses and pairs cannot say (a cage's sum).
     fn holds(&self, _grid: &Grid) -> bool {
@@ -141,6 +268,11 @@ registry! {
     Diagonals(diagonals::Diagonals),
     Windows(windows::Windows),
     AntiKing(anti_king::AntiKing),
+    AntiKnight(anti_knight::AntiKnight),
+    NonConsecutive(non_consecutive::NonConsecutive),
+    Parity(parity::Parity),
+    Thermometers(thermometers::Thermometers),
+    Dots(dots::Dots),
 }
 
 impl Constraint {
@@ -163,6 +295,10 @@ pub struct Houses {
     houses: Vec<House>,
     /// Pairs of cells that must differ and share no house (anti-king).
     pairs: Vec<Pair>,
+    /// Cells with fewer digits than the grid's (odd, even, thermometer bounds).
+    domains: Vec<Domain>,
+    /// Pairs of cells with a table of the digit pairs they may hold.
+    relations: Vec<Relation>,
 }
 
 impl Houses {
@@ -174,6 +310,8 @@ impl Houses {
             let family = constraint.family();
             family.houses(shape, &mut table.houses);
             family.forbidden_pairs(shape, &mut pairs);
+            family.domains(shape, &mut table.domains);
+            family.relations(shape, &mut table.relations);
         }
         if !pairs.is_empty() {
             // A pair inside a house says nothing more, and would report a repeat twice.
@@ -234,7 +372,25 @@ impl Houses {
         &self.pairs
     }
 
-    /// Every repeated digit: by house (checked houses in order), then by pair.
+    /// The cells with fewer digits than the grid's, in registry order.
+    pub fn domains(&self) -> &[Domain] {
+        &self.domains
+    }
+
+    /// The relations between pairs of cells, in registry order.
+    pub fn relations(&self) -> &[Relation] {
+        &self.relations
+    }
+
+    /// Whether anything constrains cells outside the houses (forbidden pairs, domains,
+    /// relations): the logic engine reasons over houses only.
+    pub fn reaches_beyond_houses(&self) -> bool {
+        !(self.pairs.is_empty() && self.domains.is_empty() && self.relations.is_empty())
+    }
+
+    /// Every repeated digit: by house (checked houses in order), then by pair, then every
+    /// cell outside its domain and every relation broken (named by the digit of its first
+    /// cell).
     pub fn conflicts(&self, grid: &Grid) -> Vec<Conflict> {
         let mut found = Vec::new();
         for house in self.checked() {
@@ -271,6 +427,29 @@ impl Houses {
                 if x == y {
                     found.push(Conflict {
                         unit: pair.unit,
+                        digit: x,
+                        cells: vec![a, b],
+                    });
+                }
+            }
+        }
+        for domain in self.domains.iter().filter(|domain| domain.rule) {
+            if let Some(d) = grid.get(domain.cell) {
+                if domain.allowed >> (d.get() - 1) & 1 == 0 {
+                    found.push(Conflict {
+                        unit: domain.unit,
+                        digit: d,
+                        cells: vec![domain.cell],
+                    });
+                }
+            }
+        }
+        for relation in &self.relations {
+            let [a, b] = relation.cells;
+            if let (Some(x), Some(y)) = (grid.get(a), grid.get(b)) {
+                if !relation.allows(x.get(), y.get()) {
+                    found.push(Conflict {
+                        unit: relation.unit,
                         digit: x,
                         cells: vec![a, b],
                     });

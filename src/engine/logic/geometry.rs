@@ -111,14 +111,14 @@ impl Geometry {
     }
 
     /// The geometry of a 9x9 puzzle under `rules` (any combination of houses and cages);
-    /// `None` for other sizes, and for rules that forbid pairs of cells outside the houses
-    /// (anti-king), which the logic engine does not cover: its techniques reason over houses.
+    /// `None` for other sizes, and for rules that constrain cells outside the houses
+    /// (anti-king, dots, thermometers), which the logic engine does not cover: its techniques reason over houses.
     pub fn for_rules(rules: &Rules) -> Option<Geometry> {
         Geometry::build(rules, NEXT_ID.fetch_add(1, Ordering::Relaxed))
     }
 
     fn build(rules: &Rules, id: u64) -> Option<Geometry> {
-        if rules.shape() != Shape::NINE || rules.has_forbidden_pairs() {
+        if rules.shape() != Shape::NINE || rules.reaches_beyond_houses() {
             return None;
         }
         let index = |cell: Cell| cell.row() * SIZE + cell.col();

@@ -25,6 +25,11 @@
 //!    may repeat digits: each is bounded by the total minus the others' largest and smallest
 //!    candidates. With the rule above and (3)'s pointing, guesses fell from 7463 to 379 on
 //!    those 60 killers (worst puzzle 4733 to 136).
+//! 6. relations between two cells (dots, thermometers, non-consecutive; see
+//!    `constraints/`): every arc is kept consistent, each digit of one cell needing a digit
+//!    of the other that its table allows, revising the arcs of every cell whose candidates
+//!    changed (a queue of cells) until nothing changes. Cells' domains (odd, even, a
+//!    thermometer's bounds) are applied once, to the root frame.
 //!
 //! Then it branches on the empty cell with the fewest candidates. The guess stack is a flat
 //! buffer of whole candidate frames (one per guessed cell on the current path, so at most
@@ -78,6 +83,8 @@ mod cost {
     pub const MUST: u64 = 9;
     /// One cell of a sum-only region bounded.
     pub const SUM: u64 = 6;
+    /// One arc of a relation revised: one OR per candidate of the cell it reads.
+    pub const ARC: u64 = 12;
 }
 
 /// Largest leftover of a run of rows or columns kept as a sum region.
@@ -124,6 +131,15 @@ struct Layout {
     sum_start: Vec<u32>,
     sum_cells: Vec<u16>,
     sum_totals: Vec<u32>,
+    /// The digits each cell may hold at all (`all` but where a domain says less).
+    domains: Vec<u32>,
+    /// `arcs[arc_start[i]..arc_start[i + 1]]`: the relations cell `i` is in, each as the
+    /// other cell and the offset of the table read from cell `i` in `tables`.
+    arc_start: Vec<u32>,
+    arcs: Vec<(u16, u32)>,
+    /// `side` masks per arc: `tables[offset + d - 1]` the other cell's digits that cell
+    /// `i` holding `d` allows.
+    tables: Vec<u32>,
 }
 
 impl Layout {
@@ -194,6 +210,41 @@ impl Layout {
             paired[usize::from(b)].push(a);
         }
 
+        // Domains and relations (both directions of each).
+        self.domains.clear();
+        self.domains.resize(cells, self.all);
+        for domain in table.domains() {
+            self.domains[domain.cell.row() * side + domain.cell.col()] &= domain.allowed;
+        }
+        let relations = table.relations();
+        self.arc_start.clear();
+        self.arc_start.resize(cells + 1, 0);
+        self.arcs.clear();
+        self.tables.clear();
+        if !relations.is_empty() {
+            for relation in relations {
+                for cell in relation.cells {
+                    self.arc_start[cell.row() * side + cell.col() + 1] += 1;
+                }
+            }
+            for i in 0..cells {
+                self.arc_start[i + 1] += self.arc_start[i];
+            }
+            self.arcs.resize(2 * relations.len(), (0, 0));
+            let mut next: Vec<u32> = self.arc_start[..cells].to_vec();
+            for relation in relations {
+                let [a, b] = relation.cells.map(|c| c.row() * side + c.col());
+                let forward = self.tables.len() as u32;
+                self.tables.extend_from_slice(&relation.table);
+                let backward = self.tables.len() as u32;
+                self.tables.extend(relation.reversed());
+                for (from, to, offset) in [(a, b, forward), (b, a, backward)] {
+                    self.arcs[next[from] as usize] = (to as u16, offset);
+                    next[from] += 1;
+                }
+            }
+        }
+
         self.peer_start.clear();
         self.peers.clear();
         self.peer_start.push(0);
@@ -235,6 +286,7 @@ impl Layout {
         (self.units.len() as u64) * (side as u64 + 1)
             + runs * (cage_cells + cells as u64)
             + 2 * pairs.len() as u64
+            + (table.domains().len() + 2 * relations.len() * (side + 1)) as u64
     }
 
     /// The "45 rule": in every house, the cells not covered by cages lying wholly inside it
@@ -346,6 +398,11 @@ impl Layout {
         }
     }
 
+    /// The arcs from cell `i`: the other cell and its table's offset.
+    fn arcs_of(&self, i: usize) -> &[(u16, u32)] {
+        &self.arcs[self.arc_start[i] as usize..self.arc_start[i + 1] as usize]
+    }
+
     fn peers_of(&self, i: usize) -> &[u16] {
         &self.peers[self.peer_start[i] as usize..self.peer_start[i + 1] as usize]
     }
@@ -366,6 +423,11 @@ pub struct VariantSolver {
     frames: Vec<u32>,
     /// Scratch for [`propagate`], one entry per cage (the 45-rule ones included).
     cage_seen: Vec<u32>,
+    /// Scratch for the relations: the cells whose arcs are due (queue and membership).
+    arc_queue: Vec<u16>,
+    arc_queued: Vec<bool>,
+    /// Scratch for the relations: each cell's candidates when its arcs were last revised.
+    arc_seen: Vec<u32>,
 }
 
 impl fmt::Debug for VariantSolver {
@@ -416,8 +478,14 @@ impl VariantSolver {
         self.cage_seen.clear();
         self.cage_seen.resize(self.layout.cage_sums.len(), u32::MAX);
         let all = shape.all_digits();
-        for (slot, &given) in self.frames[..cells].iter_mut().zip(puzzle.grid().raw()) {
-            *slot = if given == 0 { all } else { 1 << (given - 1) };
+        let domains = &self.layout.domains;
+        for ((slot, &given), &domain) in self.frames[..cells]
+            .iter_mut()
+            .zip(puzzle.grid().raw())
+            .zip(domains)
+        {
+            // A given outside its domain leaves the cell empty: a contradiction at once.
+            *slot = domain & if given == 0 { all } else { 1 << (given - 1) };
         }
 
         let mut counted = Counted {
@@ -435,10 +503,22 @@ impl VariantSolver {
             table,
             frames,
             cage_seen,
+            arc_queue,
+            arc_queued,
+            arc_seen,
         } = self;
+        arc_queued.clear();
+        arc_queued.resize(cells, false);
+        arc_seen.resize(cells, 0);
+        let mut scratch = Scratch {
+            cage_seen,
+            arc_queue,
+            arc_queued,
+            arc_seen,
+        };
         loop {
             let (lo, hi) = (depth * cells, (depth + 1) * cells);
-            match propagate(&mut frames[lo..hi], layout, table, cage_seen, &mut meter)? {
+            match propagate(&mut frames[lo..hi], layout, table, &mut scratch, &mut meter)? {
                 Progress::Solved => {
                     counted.count += 1;
                     let solution = Some(solution_of(shape, &frames[lo..hi]));
@@ -504,17 +584,40 @@ fn solution_of(shape: Shape, frame: &[u32]) -> Solution {
     Solution::new(Grid::from_raw(shape, cells))
 }
 
+/// The buffers [`propagate`] reuses.
+struct Scratch<'a> {
+    /// One entry per cage: what the cage looked like when last pruned.
+    cage_seen: &'a mut [u32],
+    /// Cells whose relations are due, and whether each is in the queue.
+    arc_queue: &'a mut Vec<u16>,
+    arc_queued: &'a mut [bool],
+    /// Each cell's candidates when the relations last looked at it.
+    arc_seen: &'a mut [u32],
+}
+
 /// Runs the rules of the module docs to a fixed point on one frame.
-///
-/// `cage_seen` is scratch, one entry per cage: what the cage looked like when last pruned.
 fn propagate(
     frame: &mut [u32],
     layout: &Layout,
     table: &ComboTable,
-    cage_seen: &mut [u32],
+    scratch: &mut Scratch,
     meter: &mut Meter,
 ) -> Result<Progress, Exhausted> {
-    cage_seen.fill(u32::MAX);
+    scratch.cage_seen.fill(u32::MAX);
+    // Every relation is revised once per frame, then again for each cell that changes.
+    let relations = !layout.arcs.is_empty();
+    if relations {
+        scratch.arc_queue.clear();
+        for i in 0..layout.cells {
+            if !layout.arcs_of(i).is_empty() {
+                scratch.arc_queue.push(i as u16);
+                scratch.arc_queued[i] = true;
+            }
+        }
+    }
+    if relations {
+        scratch.arc_seen[..layout.cells].copy_from_slice(frame);
+    }
     let side = layout.side;
     let all = layout.all;
     loop {
@@ -617,10 +720,10 @@ fn propagate(
             // 25). Unchanged: the last look at this cage already did all it can.
             meter.add(cage.len() as u64 * cost::CAGE)?;
             let signature = candidates * 64 + (cage.len() - empty) as u32;
-            if cage_seen[k] == signature {
+            if scratch.cage_seen[k] == signature {
                 continue;
             }
-            cage_seen[k] = signature;
+            scratch.cage_seen[k] = signature;
             if empty == 0 {
                 if placed_sum != sum {
                     return Ok(Progress::Contradiction);
@@ -763,12 +866,78 @@ fn propagate(
         if changed {
             continue;
         }
+        // 6. Relations: arc consistency over the cells that changed since the last look.
+        if relations {
+            for (i, (&now, &before)) in frame.iter().zip(scratch.arc_seen.iter()).enumerate() {
+                if now & !PLACED != before & !PLACED && !scratch.arc_queued[i] {
+                    scratch.arc_queued[i] = true;
+                    scratch.arc_queue.push(i as u16);
+                }
+            }
+            meter.add(layout.cells as u64 * cost::SWEEP)?;
+            match revise_arcs(frame, layout, scratch, meter)? {
+                Some(false) => return Ok(Progress::Contradiction),
+                Some(true) => changed = true,
+                None => {}
+            }
+            scratch.arc_seen[..layout.cells].copy_from_slice(frame);
+            if changed {
+                continue;
+            }
+        }
         return Ok(if unplaced == 0 {
             Progress::Solved
         } else {
             Progress::Stuck
         });
     }
+}
+
+/// Arc consistency from the queued cells: each arc from a queued cell keeps in the other cell
+/// only the digits some candidate of the queued one allows, and queues the other cell when it
+/// lost one. `Some(true)` when a candidate went, `None` when none did, `Some(false)` on a
+/// contradiction (a cell left without candidates).
+fn revise_arcs(
+    frame: &mut [u32],
+    layout: &Layout,
+    scratch: &mut Scratch,
+    meter: &mut Meter,
+) -> Result<Option<bool>, Exhausted> {
+    let all = layout.all;
+    let side = layout.side;
+    let mut changed = false;
+    while let Some(i) = scratch.arc_queue.pop() {
+        let i = usize::from(i);
+        scratch.arc_queued[i] = false;
+        let arcs = layout.arcs_of(i);
+        meter.add(arcs.len() as u64 * cost::ARC)?;
+        let mine = frame[i] & all;
+        for &(j, offset) in arcs {
+            let j = usize::from(j);
+            let table = &layout.tables[offset as usize..offset as usize + side];
+            let mut support = 0;
+            let mut digits = mine;
+            while digits != 0 {
+                support |= table[digits.trailing_zeros() as usize];
+                digits &= digits - 1;
+            }
+            let theirs = frame[j];
+            if theirs & all & !support != 0 {
+                let kept = theirs & support;
+                if kept & all == 0 {
+                    return Ok(Some(false));
+                }
+                // A placed cell keeps its mark: its one digit is supported or it failed above.
+                frame[j] = kept;
+                changed = true;
+                if !scratch.arc_queued[j] {
+                    scratch.arc_queued[j] = true;
+                    scratch.arc_queue.push(j as u16);
+                }
+            }
+        }
+    }
+    Ok(changed.then_some(true))
 }
 
 /// Digits of `allowed` that can be one of `count` distinct digits of `allowed` summing to
