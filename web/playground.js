@@ -28,7 +28,10 @@ let boardVersion = 0;
  * classic puzzle. Every request carries them.
  */
 let rules = {};
-const RULE_FIELDS = ['cages', 'regions', 'diagonals', 'windows', 'anti_king'];
+const RULE_FIELDS = [
+  'cages', 'regions', 'diagonals', 'windows', 'anti_king', 'anti_knight', 'non_consecutive',
+  'odd', 'even', 'thermometers', 'dots', 'negative',
+];
 /** Top-left cells of the four Hyper windows, 0-based, in reading order. */
 const WINDOW_CORNERS = [[1, 1], [1, 5], [5, 1], [5, 5]];
 
@@ -91,6 +94,11 @@ function variantName() {
   if (rules.windows) names.push('Hyper');
   if (rules.cages) names.push('Killer');
   if (rules.anti_king) names.push('Anti-King');
+  if (rules.anti_knight) names.push('Anti-Knight');
+  if (rules.non_consecutive) names.push('Non-Consecutive');
+  if (rules.odd || rules.even) names.push('Odd-Even');
+  if (rules.thermometers) names.push('Thermo');
+  if (rules.dots) names.push('Kropki');
   return names.join(' ') || 'classic';
 }
 
