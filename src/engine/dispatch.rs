@@ -49,6 +49,21 @@ pub enum EngineError {
     SizeMismatch { board: usize, givens: usize },
 }
 
+impl EngineError {
+    /// Whether the clock (a deadline or a cancellation), not the work budget or the request,
+    /// stopped the job: the same job on another run, with more time, could answer otherwise.
+    /// A generation that met its deadline says so as `NotFound` with `Limit::Time`.
+    pub fn stopped_by_clock(&self) -> bool {
+        match self {
+            EngineError::Exhausted(out) => out.stop != super::budget::Stop::Work,
+            EngineError::NotGenerated(GenerateError::NotFound { limit, .. }) => {
+                *limit == generate::Limit::Time
+            }
+            _ => false,
+        }
+    }
+}
+
 impl From<GenerateError> for EngineError {
     fn from(error: GenerateError) -> EngineError {
         match error {

@@ -35,7 +35,7 @@ use super::pool::SolvePool;
 use super::problem::{Problem, ProblemBody};
 use super::wire::{GenerateBatchLine, GenerateBatchRequest, MAX_SAFE_SEED};
 use super::AppState;
-use crate::engine::{stable_hash, EngineError, Stop};
+use crate::engine::stable_hash;
 
 type Line = GenerateBatchLine<ProblemBody>;
 
@@ -245,8 +245,9 @@ async fn stream(
         at.index += 1;
         let made = match made {
             Ok(made) => made,
-            // Out of time (or cancelled): this index is tried again on resume.
-            Err(EngineError::Exhausted(out)) if out.stop != Stop::Work => {
+            // Out of time (or cancelled): this index is tried again on resume. Never a skip,
+            // which would make the lines depend on how busy the machine was.
+            Err(error) if error.stopped_by_clock() => {
                 at.index -= 1;
                 send(&lines, &stopped(Problem::Timeout, at)).await;
                 return;
