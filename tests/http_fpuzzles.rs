@@ -232,3 +232,32 @@ async fn the_conversion_endpoint_goes_both_ways() {
     .await;
     assert_eq!(problem["pointer"], "/board");
 }
+
+#[tokio::test]
+async fn a_small_string_that_decompresses_to_megabytes_is_refused() {
+    // lz-string output grows with the square of its input: 2.4 KB that decompress to a
+    // million characters, a valid f-puzzles object with a long title. Without the limit, 6 KB
+    // of it (5.4 million characters) took 6.6 s of the async runtime's CPU and 80 MB each.
+    let server = TestServer::start().await;
+    let grid = vec![vec![json!({}); 9]; 9];
+    let huge = json!({"size": 9, "grid": grid, "title": "a".repeat(1_000_000)});
+    let compressed = lz_str::compress_to_base64(huge.to_string().as_str());
+    assert!(compressed.len() < 2_500, "{} characters", compressed.len());
+    let started = std::time::Instant::now();
+    let problem = expect_problem(
+        post(&server, "/v1/solve", json!({"fpuzzles": compressed})).await,
+        422,
+        "invalid-request",
+    )
+    .await;
+    assert_eq!(problem["pointer"], "/fpuzzles", "{problem}");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("decompresses to more than"), "{detail}");
+    // Refused at the limit, not after decoding everything (a generous bound for debug builds).
+    assert!(started.elapsed().as_secs() < 2, "{:?}", started.elapsed());
+    // The same puzzle with an ordinary title still solves.
+    let ordinary = json!({"size": 9, "grid": vec![vec![json!({}); 9]; 9], "title": "blank"});
+    let compressed = lz_str::compress_to_base64(ordinary.to_string().as_str());
+    let body = ok_json(post(&server, "/v1/solve", json!({"fpuzzles": compressed})).await).await;
+    assert_eq!(body["unique"], false);
+}

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::extract::{data_problem, ApiJson};
+use super::lz_string::{self, DecodeError};
 use super::problem::Problem;
 use super::wire::{
     BoardRequest, BoardText, CandidatesRequest, CellJson, HintRequest, RulesJson, ValidateRequest,
@@ -179,6 +180,12 @@ pub fn link(puzzle: &Fpuzzles) -> String {
     format!("{LINK_PREFIX}{}", compress(puzzle))
 }
 
+/// The most characters a compressed puzzle may decompress to. A 16x16 f-puzzles object with
+/// every cell given and in a region, a cage, a dot, an odd mark and a thermometer on every
+/// cell is about 40,000; lz-string output grows with the square of its input, so without a
+/// limit a few kilobytes would expand into megabytes.
+pub const MAX_DECOMPRESSED: usize = 128 * 1024;
+
 /// The puzzle in `text`: a compressed string, or a link with `?load=` (or `&load=`).
 pub fn decompress(text: &str) -> Result<(Fpuzzles, Form), Problem> {
     let pointer = format!("/{FIELD}");
@@ -199,9 +206,15 @@ pub fn decompress(text: &str) -> Result<(Fpuzzles, Form), Problem> {
             ),
         )
     };
-    let wide = lz_str::decompress_from_base64(&data)
-        .filter(|wide| !wide.is_empty())
-        .ok_or_else(|| refuse("it does not decompress"))?;
+    let wide = match lz_string::decode_base64(&data, MAX_DECOMPRESSED) {
+        Ok(wide) if !wide.is_empty() => wide,
+        Err(DecodeError::TooLong) => {
+            return Err(refuse(&format!(
+                "it decompresses to more than {MAX_DECOMPRESSED} characters"
+            )))
+        }
+        _ => return Err(refuse("it does not decompress")),
+    };
     let json = String::from_utf16(&wide).map_err(|_| refuse("it decompresses to no text"))?;
     let value: Value = serde_json::from_str(&json)
         .map_err(|e| refuse(&format!("it decompresses to no JSON ({e})")))?;

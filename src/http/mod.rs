@@ -32,6 +32,7 @@ pub mod generate;
 pub mod generate_batch;
 pub mod guard;
 pub mod logic;
+pub mod lz_string;
 pub mod mcp;
 pub mod metrics;
 pub mod observe;
