@@ -170,6 +170,17 @@ async fn malformed_instances_are_problems_with_pointers() {
             "invalid-dots",
             "/dots/0/value",
         ),
+        // A ratio so large that a digit times it overflows 32 bits: never a digit of the grid.
+        (
+            json!({"dots": [{"cells": [[0, 0], [0, 1]], "kind": "black", "value": 2_147_483_650_u32}]}),
+            "invalid-dots",
+            "/dots/0/value",
+        ),
+        (
+            json!({"dots": [{"cells": [[0, 0], [0, 1]], "kind": "white", "value": 4_294_967_295_u32}]}),
+            "invalid-dots",
+            "/dots/0/value",
+        ),
         (
             json!({"dots": [{"cells": [[0, 0], [0, 1]], "kind": "x", "value": 10}]}),
             "invalid-dots",

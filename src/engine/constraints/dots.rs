@@ -51,7 +51,11 @@ impl Placed {
     fn allows(&self, a: u32, b: u32) -> bool {
         match self.kind {
             DotKind::White => a.abs_diff(b) == self.value,
-            DotKind::Black => a * self.value == b || b * self.value == a,
+            // Checked: a ratio from the wire can be any u32, and a wrapped product could
+            // meet a digit.
+            DotKind::Black => {
+                a.checked_mul(self.value) == Some(b) || b.checked_mul(self.value) == Some(a)
+            }
             DotKind::X | DotKind::V => a + b == self.value,
         }
     }
