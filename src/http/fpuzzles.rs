@@ -536,33 +536,37 @@ fn killer_cages(value: &Value, at: &str, size: usize) -> Result<Native, Problem>
     Ok(Native::Items(cages))
 }
 
-/// `{"cells": [...]}` entries -> `{"cells": [...]}` (extra regions).
-fn cell_groups(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
+/// Each entry of the array `value` (at `at`) converted by `convert(index, entry)`.
+fn items(
+    value: &Value,
+    at: &str,
+    convert: impl Fn(usize, &Value) -> Result<Value, Problem>,
+) -> Result<Native, Problem> {
     entries(value, at)?
         .iter()
         .enumerate()
-        .map(|(i, entry)| {
-            let cells = cells_of(entry, "cells", &format!("{at}/{i}"), size)?;
-            Ok(serde_json::json!({ "cells": cells }))
-        })
+        .map(|(i, entry)| convert(i, entry))
         .collect::<Result<_, _>>()
         .map(Native::Items)
 }
 
+/// `{"cells": [...]}` entries -> `{"cells": [...]}` (extra regions).
+fn cell_groups(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
+    items(value, at, |i, entry| {
+        let cells = cells_of(entry, "cells", &format!("{at}/{i}"), size)?;
+        Ok(serde_json::json!({ "cells": cells }))
+    })
+}
+
 /// `{"cell": "R1C1"}` entries -> cells (odd, even).
 fn single_cells(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
-    entries(value, at)?
-        .iter()
-        .enumerate()
-        .map(|(i, entry)| {
-            let at = format!("{at}/{i}/cell");
-            let text = entry
-                .get("cell")
-                .ok_or_else(|| Problem::invalid_at(&at, "missing `cell`"))?;
-            cell(text, &at, size)
-        })
-        .collect::<Result<_, _>>()
-        .map(Native::Items)
+    items(value, at, |i, entry| {
+        let at = format!("{at}/{i}/cell");
+        let text = entry
+            .get("cell")
+            .ok_or_else(|| Problem::invalid_at(&at, "missing `cell`"))?;
+        cell(text, &at, size)
+    })
 }
 
 /// `{"lines": [[cells from the bulb or start], ...]}` entries -> one `{"cells"}` per line.
@@ -588,20 +592,15 @@ fn lines(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
 
 /// Dots of one kind: `{"cells": [a, b], "value"?}` -> `{"cells", "kind", "value"?}`.
 fn dots(value: &Value, at: &str, size: usize, kind: &str) -> Result<Native, Problem> {
-    entries(value, at)?
-        .iter()
-        .enumerate()
-        .map(|(i, entry)| {
-            let at = format!("{at}/{i}");
-            let cells = cells_of(entry, "cells", &at, size)?;
-            let mut dot = serde_json::json!({ "cells": cells, "kind": kind });
-            if let Some(n) = number(entry, &at)? {
-                dot["value"] = Value::from(n);
-            }
-            Ok(dot)
-        })
-        .collect::<Result<_, _>>()
-        .map(Native::Items)
+    items(value, at, |i, entry| {
+        let at = format!("{at}/{i}");
+        let cells = cells_of(entry, "cells", &at, size)?;
+        let mut dot = serde_json::json!({ "cells": cells, "kind": kind });
+        if let Some(n) = number(entry, &at)? {
+            dot["value"] = Value::from(n);
+        }
+        Ok(dot)
+    })
 }
 
 /// `difference`: white dots (consecutive, or the difference given as `value`).
@@ -616,48 +615,38 @@ fn ratio_dots(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
 
 /// `xv`: `"value": "X"` (sum 10) or `"V"` (sum 5) -> kind `x` or `v`.
 fn xv_dots(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
-    entries(value, at)?
-        .iter()
-        .enumerate()
-        .map(|(i, entry)| {
-            let at = format!("{at}/{i}");
-            let cells = cells_of(entry, "cells", &at, size)?;
-            let kind = match entry.get("value").and_then(Value::as_str) {
-                Some("X" | "x") => "x",
-                Some("V" | "v") => "v",
-                _ => {
-                    return Err(Problem::invalid_at(
-                        format!("{at}/value"),
-                        "an xv clue's value is \"X\" or \"V\"",
-                    ))
-                }
-            };
-            Ok(serde_json::json!({ "cells": cells, "kind": kind }))
-        })
-        .collect::<Result<_, _>>()
-        .map(Native::Items)
+    items(value, at, |i, entry| {
+        let at = format!("{at}/{i}");
+        let cells = cells_of(entry, "cells", &at, size)?;
+        let kind = match entry.get("value").and_then(Value::as_str) {
+            Some("X" | "x") => "x",
+            Some("V" | "v") => "v",
+            _ => {
+                return Err(Problem::invalid_at(
+                    format!("{at}/value"),
+                    "an xv clue's value is \"X\" or \"V\"",
+                ))
+            }
+        };
+        Ok(serde_json::json!({ "cells": cells, "kind": kind }))
+    })
 }
 
 /// The negative constraint: every dot of a kind is given. f-puzzles names the kinds by their
 /// keys: `difference` -> `white`, `ratio` -> `black`, `xv` -> `xv`.
 fn negative(value: &Value, at: &str, _size: usize) -> Result<Native, Problem> {
-    entries(value, at)?
-        .iter()
-        .enumerate()
-        .map(|(i, kind)| match kind.as_str() {
-            Some("difference") => Ok(Value::from("white")),
-            Some("ratio") => Ok(Value::from("black")),
-            Some("xv") => Ok(Value::from("xv")),
-            _ => Err(Problem::Unsupported {
-                detail: format!(
-                    "f-puzzles negative {kind}: the service takes the negative constraint of \
+    items(value, at, |i, kind| match kind.as_str() {
+        Some("difference") => Ok(Value::from("white")),
+        Some("ratio") => Ok(Value::from("black")),
+        Some("xv") => Ok(Value::from("xv")),
+        _ => Err(Problem::Unsupported {
+            detail: format!(
+                "f-puzzles negative {kind}: the service takes the negative constraint of \
                      \"difference\", \"ratio\" and \"xv\""
-                ),
-                pointer: Some(format!("{at}/{i}")),
-            }),
-        })
-        .collect::<Result<_, _>>()
-        .map(Native::Items)
+            ),
+            pointer: Some(format!("{at}/{i}")),
+        }),
+    })
 }
 
 /// A request body that may come in f-puzzles form: whether it takes `givens` (a player's
