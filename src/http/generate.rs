@@ -429,7 +429,7 @@ pub(super) async fn answer(
     let job = Arc::clone(&asked);
     let timed = app
         .pool
-        .run_generation(client, move |engine, budget| {
+        .run_generation(client, None, move |engine, budget| {
             make(engine, budget, &job, seed)
         })
         .await?;

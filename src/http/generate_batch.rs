@@ -231,7 +231,7 @@ async fn stream(
         let seed = puzzle_seed(plan.seed, at.index);
         let asked = Arc::clone(&plan.asked);
         let made = match pool
-            .run_generation_by(client, deadline, move |engine, budget| {
+            .run_generation(client, Some(deadline), move |engine, budget| {
                 make(engine, budget, &asked, seed)
             })
             .await

@@ -318,43 +318,21 @@ impl SolvePool {
     /// generation lane (one running at a time per client, and never every thread), and a
     /// deadline [`GENERATION_MARGIN`] ahead of the request's, so that a search that runs long
     /// ends with the generator's own answer (nothing found in time) before the request times
-    /// out.
-    pub async fn run_generation<T, F>(&self, client: Client, job: F) -> Result<Timed<T>, PoolError>
-    where
-        F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
-        T: Send + 'static,
-    {
-        self.run_in(
-            Lane::Generate,
-            client,
-            self.limits.generate_work,
-            Due::AnswerBy,
-            job,
-        )
-        .await
-    }
-
-    /// [`run_generation`](SolvePool::run_generation) for one puzzle of a stream of them: the
-    /// job's deadline is also never past `deadline` (the whole stream's), so the last
-    /// puzzle of a stream stops with it.
-    pub async fn run_generation_by<T, F>(
+    /// out; never past `by` either, when given (a stream's end, so that its last puzzle stops
+    /// with it).
+    pub async fn run_generation<T, F>(
         &self,
         client: Client,
-        deadline: Instant,
+        by: Option<Instant>,
         job: F,
     ) -> Result<Timed<T>, PoolError>
     where
         F: FnOnce(&mut Engine, &Budget) -> T + Send + 'static,
         T: Send + 'static,
     {
-        self.run_in(
-            Lane::Generate,
-            client,
-            self.limits.generate_work,
-            Due::By(deadline),
-            job,
-        )
-        .await
+        let due = by.map_or(Due::AnswerBy, Due::By);
+        self.run_in(Lane::Generate, client, self.limits.generate_work, due, job)
+            .await
     }
 
     /// Runs `job` in `client`'s `lane` with `work` units and the deadline `due` says.
@@ -764,7 +742,7 @@ mod tests {
         );
         let before = Instant::now();
         let timed = generator
-            .run_generation(one(), move |_, budget| {
+            .run_generation(one(), None, move |_, budget| {
                 (budget.limit(), budget.check(), Instant::now())
             })
             .await
