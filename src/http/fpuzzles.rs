@@ -189,9 +189,11 @@ pub const MAX_DECOMPRESSED: usize = 128 * 1024;
 /// The puzzle in `text`: a compressed string, or a link with `?load=` (or `&load=`).
 pub fn decompress(text: &str) -> Result<(Fpuzzles, Form), Problem> {
     let pointer = format!("/{FIELD}");
-    let (data, form) = match text.find("load=") {
+    // `?load=` or `&load=`, never a bare `load=`: a compressed string may end in `load=`
+    // (base64 letters and its padding).
+    let (data, form) = match ["?load=", "&load="].iter().find_map(|key| text.find(key)) {
         Some(at) => {
-            let rest = &text[at + "load=".len()..];
+            let rest = &text[at + "?load=".len()..];
             let end = rest.find(['&', '#']).unwrap_or(rest.len());
             (percent_decode(&rest[..end]), Form::Link)
         }
