@@ -257,6 +257,63 @@ async fn misspelled_and_unsupported_fields_are_refused_by_name() {
 }
 
 #[tokio::test]
+async fn objects_sent_as_arrays_of_their_fields_are_refused_by_pointer() {
+    // serde reads a struct from an array of its fields in order; the API documents objects
+    // only, so each of these is a 422 at the place that should hold an object.
+    let server = TestServer::start().await;
+    let empty = json!(["....", "....", "....", "...."]);
+    let cases = [
+        ("/v1/solve", json!([empty]), ""),
+        ("/v1/generate", json!(["easy"]), ""),
+        (
+            "/v1/solve",
+            json!({"board": empty, "cages": [[3, [[0, 0], [0, 1]]]]}),
+            "/cages/0",
+        ),
+        (
+            "/v1/solve",
+            json!({"board": empty, "thermometers": [[[[0, 0], [0, 1]]]]}),
+            "/thermometers/0",
+        ),
+        (
+            "/v1/solve",
+            json!({"board": empty, "dots": [[[[0, 0], [0, 1]], "white"]]}),
+            "/dots/0",
+        ),
+        (
+            "/v1/validate",
+            json!({"board": empty, "move": [0, 0, 1]}),
+            "/move",
+        ),
+        (
+            "/v1/generate/batch",
+            json!({"count": 1, "difficulty": "easy", "clues": [null, null]}),
+            "/clues",
+        ),
+    ];
+    for (path, body, pointer) in cases {
+        let problem = expect_problem(
+            post(&server, path, body.clone()).await,
+            422,
+            "invalid-request",
+        )
+        .await;
+        assert_eq!(problem["pointer"], pointer, "{path} {body}: {problem}");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains("expected an object"), "{detail}");
+    }
+    // The documented forms still read.
+    let ok = post(
+        &server,
+        "/v1/validate",
+        json!({"board": empty, "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}],
+               "move": {"row": 0, "col": 0, "digit": 1}}),
+    )
+    .await;
+    assert_eq!(ok.status(), 200);
+}
+
+#[tokio::test]
 async fn the_rate_limit_counts_each_client_and_spares_the_probes() {
     let server = TestServer::with(ServeArgs {
         rate_limit: 1,

@@ -10,14 +10,16 @@ use axum::http::{header, HeaderValue, StatusCode};
 use serde::de::DeserializeOwned;
 
 use super::problem::{Problem, SEND_JSON_HINT};
+use super::wire::Object;
 
-/// `axum::Json`, but every rejection is a [`Problem`] with a specific detail.
+/// `axum::Json`, but every rejection is a [`Problem`] with a specific detail, and the body
+/// must be a JSON object (every body it reads is one; see [`Object`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiJson<T>(pub T);
 
 impl<S, T> FromRequest<S> for ApiJson<T>
 where
-    axum::Json<T>: FromRequest<S, Rejection = JsonRejection>,
+    axum::Json<Object<T>>: FromRequest<S, Rejection = JsonRejection>,
     T: DeserializeOwned,
     S: Send + Sync,
 {
@@ -36,12 +38,12 @@ where
             let read = Bytes::from_request(request, state).await;
             return read
                 .map_err(JsonRejection::from)
-                .and_then(|body| axum::Json::<T>::from_bytes(&body))
-                .map(|axum::Json(value)| ApiJson(value))
+                .and_then(|body| axum::Json::<Object<T>>::from_bytes(&body))
+                .map(|axum::Json(Object(value))| ApiJson(value))
                 .map_err(|rejection| rejection_problem(rejection, sent_type.as_ref()));
         }
-        match axum::Json::<T>::from_request(request, state).await {
-            Ok(axum::Json(value)) => Ok(ApiJson(value)),
+        match axum::Json::<Object<T>>::from_request(request, state).await {
+            Ok(axum::Json(Object(value))) => Ok(ApiJson(value)),
             Err(rejection) => Err(rejection_problem(rejection, sent_type.as_ref())),
         }
     }

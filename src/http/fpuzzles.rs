@@ -23,7 +23,8 @@ use super::extract::{data_problem, ApiJson};
 use super::lz_string::{self, DecodeError};
 use super::problem::Problem;
 use super::wire::{
-    BoardRequest, BoardText, CandidatesRequest, CellJson, HintRequest, RulesJson, ValidateRequest,
+    BoardRequest, BoardText, CandidatesRequest, CellJson, HintRequest, Object, RulesJson,
+    ValidateRequest,
 };
 use crate::engine::Shape;
 
@@ -702,8 +703,8 @@ where
             .map_err(|_| Problem::BodyTooLarge)?;
         // The usual body has no f-puzzles: it is read straight into `T`, as by ApiJson.
         if !body.windows(FIELD.len() + 2).any(|w| w == b"\"fpuzzles\"") {
-            return match axum::Json::<T>::from_bytes(&body) {
-                Ok(axum::Json(value)) => Ok(PuzzleJson(value, None)),
+            return match axum::Json::<Object<T>>::from_bytes(&body) {
+                Ok(axum::Json(Object(value))) => Ok(PuzzleJson(value, None)),
                 Err(rejection) => Err(super::extract::rejection_problem(rejection, None)),
             };
         }
@@ -743,7 +744,8 @@ fn from_value<T: PuzzleBody>(value: Value) -> Result<PuzzleJson<T>, Problem> {
 /// `T` from `value`; with `puzzle`, an error about a field translated from it points at the
 /// f-puzzles key it came from, and a field this server does not take is `unsupported`.
 fn deserialize<T: DeserializeOwned>(value: Value, puzzle: Option<&Fpuzzles>) -> Result<T, Problem> {
-    serde_path_to_error::deserialize(value).map_err(|err| {
+    let read = serde_path_to_error::deserialize(value).map(|Object(body)| body);
+    read.map_err(|err| {
         let problem = data_problem(&format!("{}: {}", err.path(), err.inner()));
         let Some(puzzle) = puzzle else {
             return problem;

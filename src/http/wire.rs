@@ -33,7 +33,7 @@ macro_rules! with_rule_fields {
         pub struct $name {
             $( $(#[$field_meta])* pub $field: $ty, )*
             /// Killer Sudoku cages.
-            #[serde(default)]
+            #[serde(default, deserialize_with = "objects")]
             pub cages: Option<Vec<CageJson>>,
             /// Jigsaw regions in place of the boxes: a grid of labels, one per cell.
             #[serde(default)]
@@ -60,10 +60,10 @@ macro_rules! with_rule_fields {
             #[serde(default)]
             pub even: Option<Vec<CellInput>>,
             /// Thermometers: digits increase from the bulb (the first cell).
-            #[serde(default)]
+            #[serde(default, deserialize_with = "objects")]
             pub thermometers: Option<Vec<ThermometerJson>>,
             /// Kropki (white, black) and XV dots between orthogonal neighbours.
-            #[serde(default)]
+            #[serde(default, deserialize_with = "objects")]
             pub dots: Option<Vec<DotJson>>,
             /// Kinds of dot that are all given: no other pair of neighbours is in their
             /// relation.
@@ -673,7 +673,7 @@ with_rule_fields! {
         #[serde(default)]
         pub givens: Option<BoardText>,
         /// A move to make on `board` first (the answer then holds the new board).
-        #[serde(default, rename = "move")]
+        #[serde(default, rename = "move", deserialize_with = "object")]
         pub player_move: Option<MoveJson>,
     }
 }
@@ -1067,7 +1067,7 @@ pub struct GenerateBatchRequest {
     #[serde(default)]
     pub format: Option<String>,
     /// Keep only puzzles with this many givens (either end may be left out).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object")]
     pub clues: Option<ClueRange>,
     /// No two answers share a canonical form (classic puzzles only).
     #[serde(default)]
@@ -1224,6 +1224,51 @@ impl Serialize for SeedJson {
 /// A seed as JSON Schema sees integers: `42` and `42.0` are the same integer, so both are
 /// accepted, and so is `"42"` (a query string has only text); fractions, negatives and values
 /// beyond u64 are not.
+/// `T`, read from a JSON object only. serde's derived structs also take an array of their
+/// fields in declaration order (`"cages": [[3, [[0, 0], [0, 1]]]]` would be a cage, and a
+/// whole body `[["1...", ...]]` a board), which no schema of this API states and no client
+/// should come to rely on. [`ApiJson`](super::extract::ApiJson) reads every body through it,
+/// and the fields of struct type through [`objects`] and [`object`].
+#[derive(Debug, Clone, Copy)]
+pub struct Object<T>(pub T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Fields<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        deserializer
+            .deserialize_map(Fields(std::marker::PhantomData))
+            .map(Object)
+    }
+}
+
+/// A field holding a list of objects (or null), each read as [`Object`].
+fn objects<'de, D, T>(deserializer: D) -> Result<Option<Vec<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    let list = Option::<Vec<Object<T>>>::deserialize(deserializer)?;
+    Ok(list.map(|items| items.into_iter().map(|Object(item)| item).collect()))
+}
+
+/// A field holding one object (or null), read as [`Object`].
+fn object<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Ok(Option::<Object<T>>::deserialize(deserializer)?.map(|Object(item)| item))
+}
+
 fn integral_seed<'de, D>(deserializer: D) -> Result<Option<u64>, D::Error>
 where
     D: serde::Deserializer<'de>,
