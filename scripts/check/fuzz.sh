@@ -14,18 +14,19 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-60}
 toolchain=${FUZZ_TOOLCHAIN:-nightly}
-case ${FUZZ_PROFILE:-release} in
-  release) build_args=() input_timeout=10 ;;
-  # Unoptimised code with AddressSanitizer runs a budgeted solve tens of times slower, so a
-  # slow input is only a hang well beyond the release build's 10 s.
-  dev) build_args=(--dev) input_timeout=60 ;;
-  *) echo "fuzz: FAIL: FUZZ_PROFILE must be release or dev, not ${FUZZ_PROFILE}" >&2; exit 1 ;;
-esac
 
 fail() {
   echo "fuzz: FAIL: $*" >&2
   exit 1
 }
+
+case ${FUZZ_PROFILE:-release} in
+  release) build_args=() input_timeout=10 ;;
+  # Unoptimised code with AddressSanitizer ran solve_board roughly 20 times slower (11 inputs
+  # a second replaying its corpus, about 220 in a release run), so 60 s, not 10, means a hang.
+  dev) build_args=(--dev) input_timeout=60 ;;
+  *) fail "FUZZ_PROFILE must be release or dev, not ${FUZZ_PROFILE}" ;;
+esac
 
 # Asked of the toolchain itself, not by grepping a listing: `grep -q` closing the pipe early
 # made rustup fail under pipefail and read as "no nightly".
