@@ -15,6 +15,7 @@ COPY src ./src
 COPY benches ./benches
 COPY openapi.yaml openapi.json ./
 COPY web ./web
+COPY assets ./assets
 # The same command CI runs; touch so cargo sees the real sources as newer than the stubs.
 RUN touch src/main.rs src/lib.rs && cargo build --release --locked
 

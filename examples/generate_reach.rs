@@ -38,7 +38,10 @@ fn main() {
             ) {
                 Ok(generated) => {
                     made += 1;
-                    highest = highest.max(generated.grade.lower_bound());
+                    let grade = generated
+                        .grade
+                        .expect("a rated generation grades its puzzle");
+                    highest = highest.max(grade.lower_bound());
                 }
                 Err(_) => failed += 1,
             }

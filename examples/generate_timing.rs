@@ -72,7 +72,7 @@ impl Target {
                     budget,
                 )
                 .ok()
-                .map(|g| (g.ratings, g.puzzle.given_count())),
+                .map(|g| (g.ratings, g.puzzle.grid().given_count())),
         }
     }
 }

@@ -343,7 +343,10 @@ fn row_killer(side: usize, width: usize, count: usize) -> Puzzle {
                 .iter()
                 .map(|&(r, c)| u32::from(full[r * side + c]))
                 .sum();
-            Cage { sum, cells }
+            Cage {
+                sum: Some(sum),
+                cells,
+            }
         })
         .collect();
     Puzzle::with_cages(Grid::empty(Shape::from_side(side).unwrap()), cages).expect("valid cages")

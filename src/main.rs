@@ -1,11 +1,13 @@
 //! The `sudoku-service` binary: `serve` (the default) runs the HTTP service, `solve` solves
-//! puzzle files in batch. All logic lives in the library; this file only dispatches.
+//! puzzle files in batch, `generate` and `merge` build puzzle banks. All logic lives in the library; this file only dispatches.
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use sudoku_service::cli::generate::{self, GenerateArgs};
 use sudoku_service::cli::healthcheck::{self, HealthcheckArgs};
+use sudoku_service::cli::merge::{self, MergeArgs};
 use sudoku_service::cli::{self, SolveArgs};
 use sudoku_service::http::{self, LogFormat, ServeArgs};
 use tracing_subscriber::EnvFilter;
@@ -37,6 +39,10 @@ enum Command {
     Serve(Box<ServeArgs>),
     #[command(about = cli::SOLVE_ABOUT)]
     Solve(SolveArgs),
+    /// Write a bank of puzzles to a file: the lines of POST /v1/generate/batch, on every core.
+    Generate(GenerateArgs),
+    /// Merge bank files, keeping the first puzzle of each canonical form.
+    Merge(MergeArgs),
     /// Exit 0 if the server on this machine answers /healthz (for container health checks).
     Healthcheck(HealthcheckArgs),
 }
@@ -48,6 +54,8 @@ fn main() -> ExitCode {
     let args = Args::parse();
     match args.command {
         Some(Command::Solve(solve)) => cli::run(&solve),
+        Some(Command::Generate(bank)) => generate::run(&bank),
+        Some(Command::Merge(banks)) => merge::run(&banks),
         Some(Command::Healthcheck(probe)) => healthcheck::run(&probe),
         Some(Command::Serve(serve)) => run_service(*serve),
         None => run_service(args.serve),

@@ -3,17 +3,12 @@
 //! solution keeps the rule, the pencil marks keep every digit of every solution, and a
 //! repeat a king's move apart is a named conflict.
 
-use sudoku_service::engine::{
-    conflicts, Budget, Cell, Digit, Engine, Grid, Puzzle, RuleSpec, Rules, Shape, UnitKind,
-};
+mod common;
 
-/// Box height and width of the small shapes.
-fn box_of(side: usize) -> (usize, usize) {
-    match side {
-        4 => (2, 2),
-        _ => (2, 3),
-    }
-}
+use common::small::{box_of, grid_of, solutions, Rng};
+use sudoku_service::engine::{
+    conflicts, Budget, Digit, Engine, Puzzle, RuleSpec, Rules, Shape, UnitKind,
+};
 
 /// Whether digit `d` may go at (r, c) of `cells` (row-major, 0 empty): no repeat in its
 /// row, column or box, nor in the eight cells around it. Shares nothing with the engine.
@@ -29,51 +24,12 @@ fn allowed(cells: &[u8], side: usize, r: usize, c: usize, d: u8) -> bool {
     })
 }
 
-/// Every solution of `cells` up to `limit`, by plain depth-first search in reading order.
-fn solutions(cells: &mut [u8], side: usize, limit: usize, out: &mut Vec<Vec<u8>>) {
-    if out.len() >= limit {
-        return;
-    }
-    let Some(i) = cells.iter().position(|&d| d == 0) else {
-        out.push(cells.to_vec());
-        return;
-    };
-    for d in 1..=side as u8 {
-        if allowed(cells, side, i / side, i % side, d) {
-            cells[i] = d;
-            solutions(cells, side, limit, out);
-            cells[i] = 0;
-        }
-    }
-}
-
-/// A small seeded generator (xorshift64*), so the same boards every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-}
-
 fn rules(shape: Shape) -> Rules {
     let spec = RuleSpec {
         anti_king: true,
         ..RuleSpec::default()
     };
     Rules::new(shape, spec).unwrap()
-}
-
-fn grid_of(cells: &[u8], shape: Shape) -> Grid {
-    let mut grid = Grid::empty(shape);
-    for (i, &d) in cells.iter().enumerate().filter(|(_, &d)| d != 0) {
-        let cell = Cell::new(i / shape.side(), i % shape.side()).unwrap();
-        grid.set(cell, Digit::new(d)).unwrap();
-    }
-    grid
 }
 
 #[test]
@@ -99,7 +55,8 @@ fn counts_solutions_and_marks_agree_with_a_plain_search() {
             let grid = grid_of(&cells, shape);
             let puzzle = Puzzle::new(grid.clone(), rules.clone()).unwrap();
             let mut all = Vec::new();
-            solutions(&mut cells.clone(), side, 500, &mut all);
+            let fits = |cells: &[u8], i: usize| allowed(cells, side, i / side, i % side, cells[i]);
+            solutions(&mut cells.clone(), side, 500, &mut all, &fits);
             let counted = engine.count(&puzzle, 2, &budget).unwrap();
             assert_eq!(counted.count as usize, all.len().min(2), "{cells:?}");
             seen_counts[all.len().min(2)] += 1;

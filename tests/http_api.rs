@@ -78,7 +78,7 @@ async fn board_errors_are_422_and_point_at_the_cell() {
     .await;
     assert_eq!(
         body["detail"],
-        "board: expected 4, 6, 9, 16 or 25 rows, found 1"
+        "board: expected 4, 6, 8, 9, 10, 12, 16 or 25 rows, found 1"
     );
     assert_eq!(body["pointer"], "/board");
 
@@ -100,7 +100,7 @@ async fn board_errors_are_422_and_point_at_the_cell() {
     .await;
     assert_eq!(
         body["detail"],
-        "board: expected 16, 36, 81, 256 or 625 characters, found 3"
+        "board: expected 16, 36, 64, 81, 100, 144, 256 or 625 characters, found 3"
     );
     server.shutdown().await;
 }
@@ -867,11 +867,27 @@ async fn v1_answers_as_its_unversioned_aliases_do_and_says_what_it_speaks() {
             "anti_king",
             "anti_knight",
             "non_consecutive",
+            "disjoint_groups",
+            "extra_regions",
             "odd",
             "even",
             "thermometers",
             "dots",
-            "negative"
+            "negative",
+            "whispers",
+            "palindromes",
+            "renban",
+            "arrows",
+            "little_killers",
+            "sandwiches",
+            "x_sums",
+            "skyscrapers",
+            "between_lines",
+            "region_sum_lines",
+            "quadruples",
+            "minimum",
+            "maximum",
+            "clones"
         ])
     );
     assert_eq!(

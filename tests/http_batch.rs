@@ -39,7 +39,7 @@ async fn json_batches_answer_each_item_in_order() {
     );
     assert_eq!(
         items[2]["error"]["detail"],
-        "expected 16, 36, 81, 256 or 625 characters, found 2"
+        "expected 16, 36, 64, 81, 100, 144, 256 or 625 characters, found 2"
     );
     // The item is the board itself: no field of a request object to point at.
     assert_eq!(items[2]["error"].get("pointer"), None, "{}", items[2]);
@@ -76,7 +76,7 @@ async fn text_batches_answer_in_text() {
         lines,
         vec![
             SEED_SOLUTION,
-            "error: expected 16, 36, 81, 256 or 625 characters, found 3",
+            "error: expected 16, 36, 64, 81, 100, 144, 256 or 625 characters, found 3",
             SEED_SOLUTION
         ]
     );

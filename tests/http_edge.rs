@@ -231,7 +231,10 @@ async fn misspelled_and_unsupported_fields_are_refused_by_name() {
         problem["detail"],
         "unknown field `Cages`: did you mean `cages`? This endpoint takes `board`, `cages`, \
          `regions`, `diagonals`, `windows`, `anti_king`, `anti_knight`, `non_consecutive`, \
-         `odd`, `even`, `thermometers`, `dots`, `negative`"
+         `disjoint_groups`, `extra_regions`, `odd`, `even`, `thermometers`, `dots`, `negative`, \
+         `whispers`, `palindromes`, `renban`, `arrows`, `little_killers`, `sandwiches`, \
+         `x_sums`, `skyscrapers`, `between_lines`, `region_sum_lines`, `quadruples`, \
+         `minimum`, `maximum`, `clones`"
     );
     let body = json!({"difficulty": "easy", "seeds": 3});
     let problem = expect_problem(

@@ -14,13 +14,20 @@ use serde_json::{json, Value};
 const SOLVED_FAMILIES: &[&str] = &[
     "antiking",
     "antiknight",
+    "arrow",
     "diagonals",
+    "disjointgroups",
+    "extraregion",
     "killer",
     "kropki",
+    "littlekiller",
     "miracle",
     "oddeven",
+    "renban",
+    "sandwich",
     "thermo+antiknight",
     "thermometer",
+    "whispers",
     "xv",
     "xv-negative",
 ];
@@ -170,8 +177,10 @@ async fn fpuzzles_beside_native_fields_or_malformed_is_a_named_problem() {
         .await;
         assert_eq!(problem["pointer"], pointer, "{problem}");
     }
-    let mut sandwich = puzzle.clone();
-    sandwich["sandwichsum"] = json!([{"cell": "R0C1", "value": "3"}]);
+    // A double arrow (a line whose two circled ends add up to the cells between) is an
+    // f-puzzles constraint this service does not solve.
+    let mut double = puzzle.clone();
+    double["doublearrow"] = json!([{"lines": [["R1C1", "R1C2", "R1C3"]]}]);
     for path in [
         "/v1/solve",
         "/v1/validate",
@@ -180,12 +189,12 @@ async fn fpuzzles_beside_native_fields_or_malformed_is_a_named_problem() {
         "/v1/grade",
     ] {
         let problem = expect_problem(
-            post(&server, path, json!({"fpuzzles": sandwich})).await,
+            post(&server, path, json!({"fpuzzles": double})).await,
             422,
             "unsupported",
         )
         .await;
-        assert_eq!(problem["pointer"], "/fpuzzles/sandwichsum", "{path}");
+        assert_eq!(problem["pointer"], "/fpuzzles/doublearrow", "{path}");
     }
     // Cosmetic keys and empty constraints change nothing: a 4x4 with a title and no arrows.
     let mut plain = puzzle;

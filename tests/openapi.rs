@@ -294,6 +294,8 @@ fn every_unversioned_path_is_a_deprecated_alias_of_v1() {
             "/generate/batch",
             "/daily",
             "/fpuzzles",
+            "/render",
+            "/booklet",
         ]
         .contains(&unversioned)
         {

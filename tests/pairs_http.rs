@@ -6,21 +6,8 @@
 mod common;
 
 use common::data::shared_data;
-use common::{expect_problem, ok_json, post, TestServer};
+use common::{digit_at, expect_problem, ok_json, post, solution_rows, TestServer};
 use serde_json::{json, Map, Value};
-
-fn digit_at(rows: &[String], r: usize, c: usize) -> u32 {
-    rows[r].as_bytes()[c] as u32 - u32::from(b'0')
-}
-
-fn solution_rows(body: &Value) -> Vec<String> {
-    body["solution"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no solution: {body}"))
-        .iter()
-        .map(|r| r.as_str().unwrap().to_string())
-        .collect()
-}
 
 /// Solves an empty 6x6 board under `rules`, checks `holds` on every pair of orthogonal
 /// neighbours of the answer, and that a board breaking the rule is refused by name.

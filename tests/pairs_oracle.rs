@@ -5,30 +5,10 @@
 //! with the reference, every solution keeps the rules, and the pencil marks keep every digit
 //! of every solution.
 
-use sudoku_service::engine::{
-    Budget, Cell, Digit, Dot, DotKind, Engine, Grid, Negative, Puzzle, RuleSpec, Rules, Shape,
-    Thermometer,
-};
+mod common;
 
-/// Box height and width of the small shapes.
-fn box_of(side: usize) -> (usize, usize) {
-    match side {
-        4 => (2, 2),
-        _ => (2, 3),
-    }
-}
-
-/// A small seeded generator (xorshift64*), so the same boards every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-}
+use common::small::{agree, box_of, solutions, Rng};
+use sudoku_service::engine::{Dot, DotKind, Engine, Negative, RuleSpec, Rules, Shape, Thermometer};
 
 /// The reference's own reading of a rule set: every rule as "digits of two cells" or "digit
 /// of one cell", checked on a partial grid. Shares nothing with the engine but `RuleSpec`.
@@ -115,20 +95,9 @@ impl Reference<'_> {
 
     /// Solutions of `cells` up to `limit`, by plain depth-first search in reading order.
     fn solutions(&self, cells: &mut [u8], limit: usize, out: &mut Vec<Vec<u8>>) {
-        if out.len() >= limit {
-            return;
-        }
-        let Some(i) = cells.iter().position(|&d| d == 0) else {
-            out.push(cells.to_vec());
-            return;
-        };
-        for d in 1..=self.side as u8 {
-            if self.allowed(cells, i, d) {
-                cells[i] = d;
-                self.solutions(cells, limit, out);
-                cells[i] = 0;
-            }
-        }
+        solutions(cells, self.side, limit, out, &|cells: &[u8], i| {
+            self.allowed(cells, i, cells[i])
+        });
     }
 }
 
@@ -209,20 +178,10 @@ fn random_spec(rng: &mut Rng, side: usize, family: usize) -> RuleSpec {
     spec
 }
 
-fn grid_of(cells: &[u8], shape: Shape) -> Grid {
-    let mut grid = Grid::empty(shape);
-    for (i, &d) in cells.iter().enumerate().filter(|(_, &d)| d != 0) {
-        let cell = Cell::new(i / shape.side(), i % shape.side()).unwrap();
-        grid.set(cell, Digit::new(d)).unwrap();
-    }
-    grid
-}
-
 #[test]
 fn counts_solutions_and_marks_agree_with_a_plain_search_for_every_family() {
     let mut rng = Rng(0x9a1e_5eed_7043);
     let mut engine = Engine::new();
-    let budget = Budget::unlimited();
     for family in 0..6 {
         let mut seen_counts = [0usize; 3];
         for shape in [Shape::FOUR, Shape::SIX] {
@@ -245,39 +204,11 @@ fn counts_solutions_and_marks_agree_with_a_plain_search_for_every_family() {
                         cells[i] = d;
                     }
                 }
-                let grid = grid_of(&cells, shape);
-                let Ok(puzzle) = Puzzle::new(grid.clone(), rules.clone()) else {
-                    panic!("givens the reference allows are refused: {spec:?} {cells:?}");
-                };
                 let mut all = Vec::new();
                 reference.solutions(&mut cells.clone(), 60, &mut all);
-                let counted = engine.count(&puzzle, 2, &budget).unwrap();
-                assert_eq!(
-                    counted.count as usize,
-                    all.len().min(2),
-                    "{spec:?} {cells:?}"
-                );
-                seen_counts[all.len().min(2)] += 1;
-                for solution in counted.first.iter().chain(&counted.second) {
-                    let found: Vec<u8> = shape
-                        .all_cells()
-                        .map(|c| solution.grid().get(c).unwrap().get())
-                        .collect();
-                    let keeps = cells.iter().zip(&found).all(|(&g, &f)| g == 0 || g == f);
-                    let obeys = (0..side * side).all(|i| reference.allowed(&found, i, found[i]));
-                    assert!(keeps && obeys, "not a solution: {spec:?} {found:?}");
-                }
-                if all.len() < 60 {
-                    let marks = engine.candidates(&grid, &rules, false, &budget).unwrap();
-                    for solution in &all {
-                        for (i, cell) in shape.all_cells().enumerate() {
-                            let digit = Digit::new(solution[i]).unwrap();
-                            if cells[i] == 0 {
-                                assert!(marks.digits(cell).contains(&digit), "{spec:?} {cell}");
-                            }
-                        }
-                    }
-                }
+                let obeys =
+                    |found: &[u8]| (0..side * side).all(|i| reference.allowed(found, i, found[i]));
+                seen_counts[agree(&mut engine, &rules, &cells, &all, obeys, &spec)] += 1;
             }
         }
         // Family by family, the boards drawn cover none, one and many solutions.

@@ -30,7 +30,9 @@ let boardVersion = 0;
 let rules = {};
 const RULE_FIELDS = [
   'cages', 'regions', 'diagonals', 'windows', 'anti_king', 'anti_knight', 'non_consecutive',
-  'odd', 'even', 'thermometers', 'dots', 'negative',
+  'disjoint_groups', 'extra_regions', 'odd', 'even', 'thermometers', 'dots', 'negative',
+  'whispers', 'palindromes', 'renban', 'arrows', 'little_killers', 'sandwiches', 'x_sums',
+  'skyscrapers', 'between_lines', 'region_sum_lines', 'quadruples', 'minimum', 'maximum', 'clones',
 ];
 /** Top-left cells of the four Hyper windows, 0-based, in reading order. */
 const WINDOW_CORNERS = [[1, 1], [1, 5], [5, 1], [5, 5]];
@@ -90,15 +92,31 @@ function rulesFrom(source) {
 function variantName() {
   const names = [];
   if (rules.regions) names.push('Jigsaw');
-  if (rules.diagonals) names.push('X');
+  if (rules.diagonals === true) names.push('X');
+  else if (rules.diagonals) names.push('Diagonal');
   if (rules.windows) names.push('Hyper');
   if (rules.cages) names.push('Killer');
   if (rules.anti_king) names.push('Anti-King');
   if (rules.anti_knight) names.push('Anti-Knight');
   if (rules.non_consecutive) names.push('Non-Consecutive');
+  if (rules.disjoint_groups) names.push('Disjoint Groups');
+  if (rules.extra_regions) names.push('Extra Regions');
   if (rules.odd || rules.even) names.push('Odd-Even');
   if (rules.thermometers) names.push('Thermo');
   if (rules.dots) names.push('Kropki');
+  if (rules.whispers) names.push('Whispers');
+  if (rules.palindromes) names.push('Palindrome');
+  if (rules.renban) names.push('Renban');
+  if (rules.arrows) names.push('Arrow');
+  if (rules.little_killers) names.push('Little Killer');
+  if (rules.sandwiches) names.push('Sandwich');
+  if (rules.x_sums) names.push('X-Sums');
+  if (rules.skyscrapers) names.push('Skyscrapers');
+  if (rules.between_lines) names.push('Between Lines');
+  if (rules.region_sum_lines) names.push('Region Sum Lines');
+  if (rules.quadruples) names.push('Quadruple');
+  if (rules.minimum || rules.maximum) names.push('Min-Max');
+  if (rules.clones) names.push('Clone');
   return names.join(' ') || 'classic';
 }
 
@@ -163,7 +181,8 @@ function drawRules() {
     const next = neighbours(index);
     box.classList.toggle('edge-right', next.right >= 0 && regionOf[next.right] !== regionOf[index]);
     box.classList.toggle('edge-bottom', next.bottom >= 0 && regionOf[next.bottom] !== regionOf[index]);
-    const onDiagonal = Boolean(rules.diagonals) && (row === col || row + col === SIZE - 1);
+    const onDiagonal = (rules.diagonals === true || rules.diagonals === 'main') && row === col
+      || (rules.diagonals === true || rules.diagonals === 'anti') && row + col === SIZE - 1;
     const window = rules.windows ? windowOf(row, col) : -1;
     box.classList.toggle('diagonal', onDiagonal);
     box.classList.toggle('window', window >= 0);
@@ -183,14 +202,16 @@ function drawRules() {
       }
       box.append(outline);
       const sum = cages[cage].sum;
-      if (Math.min(...cageCells[cage]) === index) {
+      if (sum !== undefined && sum !== null && Math.min(...cageCells[cage]) === index) {
         const corner = document.createElement('span');
         corner.className = 'cage-sum';
         corner.setAttribute('aria-hidden', 'true');
         corner.textContent = String(sum);
         box.append(corner);
       }
-      label.push(`cage of ${plural(cageCells[cage].length, 'cell')} adding up to ${sum}`);
+      label.push(sum === undefined || sum === null
+        ? `cage of ${plural(cageCells[cage].length, 'cell')} with distinct digits`
+        : `cage of ${plural(cageCells[cage].length, 'cell')} adding up to ${sum}`);
     }
     box.classList.toggle('cage-first', box.querySelector('.cage-sum') !== null);
     inputs[index].setAttribute('aria-label', label.join(', '));
@@ -585,7 +606,7 @@ function rulesKept() {
 
 function describeConflict(conflict) {
   if (conflict.unit === 'anti_king') return `${conflict.digit} touches itself diagonally`;
-  return `${conflict.digit} repeats in ${conflict.unit} ${conflict.index + 1}`;
+  return `${conflict.digit} repeats in ${conflict.unit.replaceAll('_', ' ')} ${conflict.index + 1}`;
 }
 
 async function validate() {

@@ -9,11 +9,19 @@
 # from other jobs on the machine hits both programs of a pair alike, and the median drops
 # the pairs it hit unevenly.
 #
-# Bounded: about 4 * MIN_SECS * PAIRS seconds per file (2 min for the six shared files with
-# the defaults), plus the builds. Offline: the peer builds from its lock file and the local
-# cargo cache once it has been built here before.
+# With TDOKU_BUILD=DIR the peer is tdoku instead (github.com/t-dillon/tdoku, MIT): DIR is
+# the build directory of the person running this, holding its `run_benchmark`, built from
+# tdoku's sources by its own CMake (e.g. clang -O3 -march=native); nothing of tdoku is in
+# this repository and nothing here builds it. Its benchmark runs on the same puzzles in file
+# order (`-r 0`), `-f` for the first solution and without it counting to 2, each for
+# MIN_SECS (whole seconds) after a second of warm-up, and reports microseconds per puzzle.
 #
-# usage: scripts/bench/solver-vs-peer.sh [MIN_SECS] [PAIRS] [FILE...]
+# Bounded: about 4 * MIN_SECS * PAIRS seconds per file (2 min for the six shared files with
+# the defaults; with tdoku, whose warm-up adds a second per mode, about 6 * MIN_SECS *
+# PAIRS), plus the builds. Offline: the peer builds from its lock file and the local cargo
+# cache once it has been built here before.
+#
+# usage: [TDOKU_BUILD=DIR] scripts/bench/solver-vs-peer.sh [MIN_SECS] [PAIRS] [FILE...]
 #        (defaults: 1 s, 5 pairs, ../shared/data/*.txt)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,15 +33,22 @@ files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
   files=("$shared"/data/*.txt)
 fi
-work=${TMPDIR:-/tmp}/sudoku-peer-bench
-# The shared folder may be read-only: build the peer from a copy.
-mkdir -p "$work"
-cp -r "$shared/peer-bench/." "$work/"
-chmod -R u+w "$work"
-cargo build --quiet --release --offline --manifest-path "$work/Cargo.toml" 2>/dev/null ||
-  cargo build --quiet --release --manifest-path "$work/Cargo.toml"
+if [ -n "${TDOKU_BUILD:-}" ]; then
+  peer="$TDOKU_BUILD/run_benchmark"
+  [ -x "$peer" ] || { echo "$(basename "$0"): FAIL: no run_benchmark in TDOKU_BUILD=$TDOKU_BUILD (build tdoku there first)" >&2; exit 1; }
+  peer_name=tdoku
+else
+  work=${TMPDIR:-/tmp}/sudoku-peer-bench
+  # The shared folder may be read-only: build the peer from a copy.
+  mkdir -p "$work"
+  cp -r "$shared/peer-bench/." "$work/"
+  chmod -R u+w "$work"
+  cargo build --quiet --release --offline --manifest-path "$work/Cargo.toml" 2>/dev/null ||
+    cargo build --quiet --release --manifest-path "$work/Cargo.toml"
+  peer="$work/target/release/peer-bench"
+  peer_name=peer
+fi
 cargo build --quiet --release --example throughput
-peer="$work/target/release/peer-bench"
 ours=target/release/examples/throughput
 
 # Both programs print `| file | puzzles | one/s | one us | unique/s | unique us |` rows.
@@ -41,9 +56,21 @@ median() {
   printf '%s\n' "$@" | sort -n |
     awk '{ v[NR] = $1 } END { printf "%.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-us_per_puzzle() { "$1" --min-secs "$min_secs" "$2" | tail -n 1 | awk -F'|' '{print $5, $7}'; }
+# "first-solution-us count-to-2-us" of one program on one file.
+us_per_puzzle() {
+  if [ "$1" = "$peer" ] && [ -n "${TDOKU_BUILD:-}" ]; then
+    local secs=$((${min_secs%.*} > 0 ? ${min_secs%.*} : 1)) mode us=()
+    for mode in -f ""; do
+      # CSV rows: compiler, version, flags, file, solver, puzzles/s, us/puzzle, ...
+      us+=("$("$peer" -s tdoku -c 1 -r 0 -w 1 -t "$secs" $mode "$2" | awk -F, '$5 == "tdoku" { print $7 }')")
+    done
+    echo "${us[*]}"
+  else
+    "$1" --min-secs "$min_secs" "$2" | tail -n 1 | awk -F'|' '{print $5, $7}'
+  fi
+}
 
-echo "| file | one: ours/peer per pair | one: median | unique: ours/peer per pair | unique: median |"
+echo "| file | one: ours/$peer_name per pair | one: median | unique: ours/$peer_name per pair | unique: median |"
 echo "|---|---|---:|---|---:|"
 for file in "${files[@]}"; do
   one=() unique=()

@@ -17,7 +17,7 @@ trap 'kill "${svc_pid:-}" 2>/dev/null || true; rm -f "$log"' EXIT
 # `count` runs to the 10,000 default, each such request then streaming until the time limit
 # (10 s): three puzzles a batch keep the run's length what it was before the batch endpoint.
 start_server svc "$log" target/release/sudoku-service serve --host 127.0.0.1 --port 0 \
-  --generate-work-budget 200000 --generate-batch-max 3
+  --generate-work-budget 200000 --generate-batch-max 3 --booklet-max-pages 3
 schemathesis --config-file tests/contract/schemathesis.toml run openapi.yaml \
   --url "$svc_base" \
   --checks all \

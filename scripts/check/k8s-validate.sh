@@ -7,7 +7,9 @@
 #      installed from Debian's packages (kubernetes-client) where missing, and the script
 #      fails when it cannot be had (KUBECTL=PATH picks another kubectl);
 #   3. scripts/check/k8s_check.py: cross-object consistency (grace period vs shutdown timeline, probe
-#      paths and ports, selectors, HPA floor vs PDB, CPU limit vs solver threads, lock-down).
+#      paths and ports, selectors, HPA floor vs PDB, CPU limit vs solver threads, lock-down);
+#   4. the same for deploy/k8s/bank/ (the puzzle bank's Indexed Job, its volume, and the merge
+#      Job applied after it): schemas, its own kustomization, and k8s_check.py --bank.
 # Needs no cluster and no network after the first install (pip, into a private venv).
 # Bounded: install at most 5 minutes, each check at most 2 minutes.
 # usage: scripts/check/k8s-validate.sh
@@ -34,14 +36,15 @@ if ! "$venv/bin/kubernetes-validate" --version 2>/dev/null | grep -qx "$version"
 fi
 py="$venv/bin/python"
 
-# The manifests are the files kustomization.yaml lists (k8s_check.py checks that this is every
-# YAML file in the directory).
-mapfile -t manifests < <("$py" -c '
+# The manifests of a directory are the files its kustomization.yaml lists (k8s_check.py checks
+# that this is every YAML file in it, but for a bank's merge-job.yaml, applied by hand).
+listed() { # dir
+  "$py" -c '
 import sys, yaml
 for name in yaml.safe_load(open(sys.argv[1]))["resources"]:
     print(sys.argv[2] + "/" + name)
-' "$dir/kustomization.yaml" "$dir")
-[ "${#manifests[@]}" -gt 0 ] || fail "$dir/kustomization.yaml lists no resources"
+' "$1/kustomization.yaml" "$1"
+}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -59,10 +62,6 @@ schema_check() { # what, files...
     fail "$what: a resource has no schema (wrong kind or apiVersion?)"
 }
 
-echo "== schemas: ${manifests[*]} (strict, Kubernetes ${k8s_versions[*]})"
-schema_check "manifests" "${manifests[@]}"
-
-echo "== kustomize build"
 kubectl=${KUBECTL:-kubectl}
 if ! command -v "$kubectl" >/dev/null 2>&1; then
   echo "installing kubectl (Debian's kubernetes-client) to render the kustomization"
@@ -72,15 +71,31 @@ if ! command -v "$kubectl" >/dev/null 2>&1; then
   command -v "$kubectl" >/dev/null 2>&1 || fail "kubernetes-client installed no $kubectl"
 fi
 echo "$("$kubectl" version --client 2>/dev/null | head -n 1)"
-timeout 120 "$kubectl" kustomize "$dir" >"$work/rendered.yaml" ||
-  fail "kubectl kustomize $dir failed"
-rendered=$(grep -c '^kind:' "$work/rendered.yaml" || true)
-echo "kubectl kustomize: $rendered objects"
-[ "$rendered" = "${#manifests[@]}" ] ||
-  fail "the kustomization rendered $rendered objects, not the ${#manifests[@]} it lists"
-schema_check "rendered kustomization" "$work/rendered.yaml"
+
+# The schemas of a directory's manifests (and of `extra` files beside them), then its
+# kustomization as kubectl renders it.
+check_dir() { # dir, extra files...
+  local d=$1 manifests rendered
+  shift
+  mapfile -t manifests < <(listed "$d")
+  [ "${#manifests[@]}" -gt 0 ] || fail "$d/kustomization.yaml lists no resources"
+  echo "== schemas: ${manifests[*]} $* (strict, Kubernetes ${k8s_versions[*]})"
+  schema_check "$d manifests" "${manifests[@]}" "$@"
+  echo "== kustomize build $d"
+  timeout 120 "$kubectl" kustomize "$d" >"$work/rendered.yaml" ||
+    fail "kubectl kustomize $d failed"
+  rendered=$(grep -c '^kind:' "$work/rendered.yaml" || true)
+  echo "kubectl kustomize: $rendered objects"
+  [ "$rendered" = "${#manifests[@]}" ] ||
+    fail "the kustomization of $d rendered $rendered objects, not the ${#manifests[@]} it lists"
+  schema_check "rendered kustomization of $d" "$work/rendered.yaml"
+}
+
+check_dir "$dir"
+check_dir "$dir/bank" "$dir/bank/merge-job.yaml"
 
 echo "== consistency"
 timeout 120 "$py" scripts/check/k8s_check.py "$dir" || fail "consistency checks failed"
+timeout 120 "$py" scripts/check/k8s_check.py --bank "$dir/bank" || fail "bank consistency checks failed"
 
 echo "k8s-validate: all checks passed"

@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """Cross-object checks on deploy/k8s/ that a schema cannot express.
 
-usage: k8s_check.py [DIR]      (default: deploy/k8s)
+usage: k8s_check.py [DIR]             (default: deploy/k8s)
+       k8s_check.py --bank [DIR]      (default: deploy/k8s/bank)
 
 Reads the files listed in DIR/kustomization.yaml and checks that the numbers and names in
 them agree: the shutdown timeline fits in the grace period, probes and the Service use the
 container's named port, selectors match the pod labels, the HPA floor leaves room for the
-PDB, and the pod is locked down. Prints one line per failed check and exits 1 if any failed.
-Needs PyYAML.
+PDB, and the pod is locked down. With --bank, the bank's Indexed Job and its merge step
+instead: each index writes its own file from its own seed, every $(VAR) in the arguments is
+defined, the merge reads exactly the Job's files from the same volume. Prints one line per
+failed check and exits 1 if any failed. Needs PyYAML.
 """
 
 import math
 import os
+import re
 import sys
 
 import yaml
@@ -56,21 +60,29 @@ def subset(selector, labels):
     return bool(selector) and all(labels.get(k) == v for k, v in selector.items())
 
 
-def load(directory):
+def load(directory, unlisted=()):
+    """The objects of the files DIR/kustomization.yaml lists, by kind; the directory must hold
+    no other YAML files but `unlisted` (applied by hand, as the bank's merge step)."""
     with open(os.path.join(directory, "kustomization.yaml")) as f:
         kustomization = yaml.safe_load(f)
     listed = kustomization.get("resources") or []
     present = sorted(
         name
         for name in os.listdir(directory)
-        if name.endswith((".yaml", ".yml")) and name != "kustomization.yaml"
+        if name.endswith((".yaml", ".yml"))
+        and name != "kustomization.yaml"
+        and name not in unlisted
     )
     check(
         sorted(listed) == present,
         f"kustomization.yaml lists {sorted(listed)} but the directory has {present}",
     )
+    return read_objects(directory, listed)
+
+
+def read_objects(directory, names):
     objects = {}
-    for name in listed:
+    for name in names:
         with open(os.path.join(directory, name)) as f:
             for obj in yaml.safe_load_all(f):
                 if not obj:
@@ -108,7 +120,167 @@ def env_int(container, name, default):
         return default
 
 
+def locked_down(pod, c, what):
+    """Non-root, read-only root, no escalation, no capabilities, seccomp."""
+    sc = c.get("securityContext") or {}
+    psc = pod.get("securityContext") or {}
+    check(sc.get("runAsNonRoot", psc.get("runAsNonRoot")) is True, f"{what}: runAsNonRoot is not true")
+    check(sc.get("readOnlyRootFilesystem") is True, f"{what}: readOnlyRootFilesystem is not true")
+    check(
+        sc.get("allowPrivilegeEscalation") is False,
+        f"{what}: allowPrivilegeEscalation is not false",
+    )
+    check("ALL" in (dig(sc, "capabilities", "drop") or []), f"{what}: capabilities do not drop ALL")
+    seccomp = dig(sc, "seccompProfile", "type") or dig(psc, "seccompProfile", "type")
+    check(
+        seccomp == "RuntimeDefault",
+        f"{what}: seccompProfile is {seccomp!r}, expected RuntimeDefault",
+    )
+    check(
+        pod.get("automountServiceAccountToken") is False,
+        f"{what}: automountServiceAccountToken is not false",
+    )
+
+
+def option(args, name):
+    """The value of `--name=value` or `--name value` in a container's args; None if absent,
+    True for a flag without a value."""
+    for i, arg in enumerate(args):
+        if arg == name:
+            following = args[i + 1] if i + 1 < len(args) else None
+            if following is None or following.startswith("--"):
+                return True
+            return following
+        if arg.startswith(name + "="):
+            return arg[len(name) + 1 :]
+    return None
+
+
+def only_container(job, what):
+    pod = dig(job, "spec", "template", "spec", default={})
+    containers = pod.get("containers") or []
+    if check(len(containers) == 1, f"{what}: expected one container, found {len(containers)}"):
+        return pod, containers[0]
+    return pod, None
+
+
+def mounted_claim(pod, c, path):
+    """The PersistentVolumeClaim mounted at the directory of `path` in container c."""
+    mounts = {m.get("name"): m.get("mountPath") for m in c.get("volumeMounts") or []}
+    claims = {
+        v.get("name"): dig(v, "persistentVolumeClaim", "claimName") for v in pod.get("volumes") or []
+    }
+    directory = os.path.dirname(path)
+    for name, mount in mounts.items():
+        if mount and mount.rstrip("/") == directory:
+            return claims.get(name)
+    return None
+
+
+def main_bank(directory):
+    objects = load(directory, unlisted=("merge-job.yaml",))
+    merge_objects = read_objects(directory, ["merge-job.yaml"])
+    job = the_one(objects, "Job")
+    pvc = the_one(objects, "PersistentVolumeClaim")
+    merge = merge_objects.get("Job", [None])[0]
+    check(merge is not None, "merge-job.yaml holds no Job")
+    if not (job and pvc and merge):
+        return report()
+    spec = job.get("spec", {})
+    check(spec.get("completionMode") == "Indexed", "the bank Job is not completionMode: Indexed")
+    completions = spec.get("completions", 1)
+    parallelism = spec.get("parallelism", 1)
+    pod, c = only_container(job, "the bank Job")
+    if c is None:
+        return report()
+    check(
+        "backoffLimitPerIndex" not in spec or pod.get("restartPolicy") == "Never",
+        "backoffLimitPerIndex needs restartPolicy: Never",
+    )
+    args = [str(a) for a in c.get("args") or []]
+    check(args[:1] == ["generate"], f"the bank Job runs {args[:1]}, not generate")
+
+    # Every $(VAR) is defined in the container's env: the kubelet leaves an undefined one as
+    # it is, and the CLI would refuse "--seed=$(BANK_SEED)" only once the pods run.
+    defined = {var.get("name") for var in c.get("env") or []}
+    for arg in args:
+        for name in re.findall(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)", arg):
+            check(name in defined, f"argument {arg!r} uses $({name}), which env does not define")
+    index = "$(JOB_COMPLETION_INDEX)"
+    index_env = env_value(c, "JOB_COMPLETION_INDEX", None)
+    check(
+        isinstance(index_env, dict)
+        and dig(index_env, "fieldRef", "fieldPath")
+        == "metadata.annotations['batch.kubernetes.io/job-completion-index']",
+        f"JOB_COMPLETION_INDEX should come from the completion-index annotation, got {index_env}",
+    )
+
+    # Disjoint parts: each index its own seed and its own file, resumed when retried.
+    check(option(args, "--shard") == index, f"--shard is {option(args, '--shard')!r}, not {index}")
+    check(isinstance(option(args, "--seed"), str), "the bank Job sets no --seed")
+    check(option(args, "--distinct") is True, "the bank Job's parts are not --distinct")
+    check(option(args, "--resume") is True, "a retried pod must --resume its part")
+    out = option(args, "--out")
+    check(isinstance(out, str) and index in out, f"--out {out!r} is not one file per index")
+    claim = mounted_claim(pod, c, str(out))
+    check(
+        claim == dig(pvc, "metadata", "name"),
+        f"--out {out!r} is not on the PersistentVolumeClaim {dig(pvc, 'metadata', 'name')}",
+    )
+    check(
+        parallelism <= 1 or "ReadWriteMany" in (dig(pvc, "spec", "accessModes") or []),
+        f"{parallelism} pods at once write the volume, which is not ReadWriteMany",
+    )
+    threads = env_value(c, "THREADS", None)
+    cpu_limit = dig(c, "resources", "limits", "cpu")
+    check(
+        option(args, "--threads") != "$(THREADS)"
+        or (isinstance(threads, dict) and dig(threads, "resourceFieldRef", "resource") == "limits.cpu"),
+        f"--threads comes from THREADS {threads}, not from the CPU limit",
+    )
+    check(cpu_limit is not None, "the bank Job has no CPU limit")
+    locked_down(pod, c, "the bank Job")
+
+    # The merge reads exactly the Job's files, in index order, from the same volume.
+    merge_pod, m = only_container(merge, "the merge Job")
+    if m is None:
+        return report()
+    margs = [str(a) for a in m.get("args") or []]
+    check(margs[:1] == ["merge"], f"the merge Job runs {margs[:1]}, not merge")
+    merged_out = option(margs, "--out")
+    inputs = [a for a in margs[1:] if not a.startswith("--")]
+    want = [str(out).replace(index, str(k)) for k in range(completions)]
+    check(
+        inputs == want,
+        f"the merge reads {inputs}, not the {completions} parts {want} in index order",
+    )
+    check(
+        isinstance(merged_out, str) and merged_out not in want,
+        f"the merge writes {merged_out!r}, which must be a file of its own",
+    )
+    check(
+        mounted_claim(merge_pod, m, str(merged_out)) == claim,
+        "the merge Job does not mount the bank's PersistentVolumeClaim where it writes",
+    )
+    for path in want[:1]:
+        check(
+            mounted_claim(merge_pod, m, path) == claim,
+            f"the merge Job does not read {path} from the bank's PersistentVolumeClaim",
+        )
+    locked_down(merge_pod, m, "the merge Job")
+
+    if not failures:
+        print(
+            f"bank consistency: {completions} parts ({parallelism} at once) of "
+            f"--seed {option(args, '--seed')} --shard {index} to {out}; the merge reads all "
+            f"{completions} into {merged_out}"
+        )
+    return report()
+
+
 def main():
+    if sys.argv[1:2] == ["--bank"]:
+        return main_bank(sys.argv[2] if len(sys.argv) > 2 else "deploy/k8s/bank")
     directory = sys.argv[1] if len(sys.argv) > 1 else "deploy/k8s"
     objects = load(directory)
     deploy = the_one(objects, "Deployment")
@@ -275,15 +447,7 @@ def main():
     )
     check(notes.get("prometheus.io/path") == "/metrics", "prometheus.io/path is not /metrics")
 
-    # Lock-down: non-root, read-only root, no escalation, no capabilities, seccomp.
-    sc = c.get("securityContext") or {}
-    psc = pod.get("securityContext") or {}
-    check(sc.get("runAsNonRoot", psc.get("runAsNonRoot")) is True, "runAsNonRoot is not true")
-    check(sc.get("readOnlyRootFilesystem") is True, "readOnlyRootFilesystem is not true")
-    check(sc.get("allowPrivilegeEscalation") is False, "allowPrivilegeEscalation is not false")
-    check("ALL" in (dig(sc, "capabilities", "drop") or []), "capabilities do not drop ALL")
-    seccomp = dig(sc, "seccompProfile", "type") or dig(psc, "seccompProfile", "type")
-    check(seccomp == "RuntimeDefault", f"seccompProfile is {seccomp!r}, expected RuntimeDefault")
+    locked_down(pod, c, "the service")
 
     if not failures:
         print(

@@ -1,5 +1,5 @@
-//! The command-line front ends beside `serve`: the batch `solve` command (this file) and the
-//! container [`healthcheck`] probe.
+//! The command-line front ends beside `serve`: the batch `solve` command (this file), the
+//! puzzle-bank commands [`generate`] and [`merge`], and the container [`healthcheck`] probe.
 //!
 //! `solve` reads puzzles one per line from files or stdin and writes one answer line each.
 //!
@@ -29,11 +29,13 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::engine::board::{Board, ClassicPuzzle, CELLS};
-use crate::engine::solver::Solver;
+use crate::engine::model::board::{Board, ClassicPuzzle, CELLS};
+use crate::engine::solve::band::Solver;
 use crate::engine::Budget;
 
+pub mod generate;
 pub mod healthcheck;
+pub mod merge;
 
 /// Bytes read per block: large enough that the serial read/write between parallel steps is
 /// noise, small enough that memory stays flat. A longer line grows the block to fit.

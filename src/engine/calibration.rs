@@ -6,9 +6,9 @@
 
 use std::time::Duration;
 
-use super::board::Board;
-use super::logic::{search, Assumptions, Candidates, Geometry};
-use super::puzzle::Puzzle;
+use crate::engine::logic::{search, Assumptions, Candidates, Geometry};
+use crate::engine::model::board::Board;
+use crate::engine::model::puzzle::Puzzle;
 
 /// One finder's look at one position.
 #[derive(Clone, Debug)]

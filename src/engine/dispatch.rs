@@ -8,19 +8,18 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 
-use super::board::Board;
-use super::budget::{Budget, Exhausted};
-use super::canonical::canonical_form;
-use super::generate::{self, GenerateError, Generated, Symmetry};
-use super::grid::Grid;
-use super::logic::{self, Assumptions, Candidates, Geometry, Grade, Hint, Rating};
-use super::marks::Marks;
-use super::puzzle::{Counted, Puzzle, Solution};
-use super::rules::Rules;
-use super::solver::{Found, Solver};
-use super::variant::{
-    self, generate_variant, generate_variant_rated, Variant, VariantPuzzle, VariantSolver,
-};
+use crate::engine::budget::{Budget, Exhausted};
+use crate::engine::generate::variant::{generate_variant, generate_variant_rated, Variant};
+use crate::engine::generate::{self, GenerateError, Generated, Symmetry};
+use crate::engine::logic::marks::Marks;
+use crate::engine::logic::{self, Assumptions, Candidates, Geometry, Grade, Hint, Rating};
+use crate::engine::model::board::Board;
+use crate::engine::model::canonical::canonical_form;
+use crate::engine::model::grid::Grid;
+use crate::engine::model::puzzle::{Counted, Puzzle, Solution};
+use crate::engine::model::rules::Rules;
+use crate::engine::solve::band::Solver;
+use crate::engine::solve::general::GeneralSolver;
 
 /// Why the engine could not do what was asked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -55,7 +54,7 @@ impl EngineError {
     /// A generation that met its deadline says so as `NotFound` with `Limit::Time`.
     pub fn stopped_by_clock(&self) -> bool {
         match self {
-            EngineError::Exhausted(out) => out.stop != super::budget::Stop::Work,
+            EngineError::Exhausted(out) => out.stop != crate::engine::budget::Stop::Work,
             EngineError::NotGenerated(GenerateError::NotFound { limit, .. }) => {
                 *limit == generate::Limit::Time
             }
@@ -77,7 +76,7 @@ impl From<GenerateError> for EngineError {
 #[derive(Default)]
 pub struct Engine {
     classic: Solver,
-    general: VariantSolver,
+    general: GeneralSolver,
 }
 
 impl fmt::Debug for Engine {
@@ -115,8 +114,8 @@ impl Engine {
     ) -> Result<Counted, Exhausted> {
         match puzzle.as_classic() {
             Some(classic) => {
-                let found = self.classic.count_solutions(classic, limit, budget)?;
-                Ok(counted_of(found))
+                let counted = self.classic.count_solutions(classic, limit, budget)?;
+                Ok(counted.map(|board| Solution::new(board.to_grid())))
             }
             None => self.general.count_solutions(puzzle, limit, budget),
         }
@@ -190,7 +189,7 @@ impl Engine {
             });
         }
         let Some((board, givens)) = classic_pair(board, givens, rules) else {
-            return Ok(variant::hint::hint(
+            return Ok(logic::general_hint::hint(
                 board,
                 givens,
                 rules,
@@ -235,7 +234,7 @@ impl Engine {
     }
 
     /// A new puzzle with one solution whose rating is in `ratings` (a level's band:
-    /// [`Difficulty::ratings`](super::logic::Difficulty::ratings)): classic when `variant`
+    /// [`Difficulty::ratings`](crate::engine::logic::Difficulty::ratings)): classic when `variant`
     /// is `None`, else a 9x9 puzzle of that variant; determined by `seed` and `symmetry`
     /// (Killer puzzles have no givens, so no symmetry).
     pub fn generate(
@@ -294,7 +293,7 @@ impl Engine {
         seed: u64,
         symmetry: Symmetry,
         budget: &Budget,
-    ) -> Result<VariantPuzzle, EngineError> {
+    ) -> Result<Generated, EngineError> {
         Ok(generate_variant(
             variant,
             seed,
@@ -302,17 +301,6 @@ impl Engine {
             &mut self.general,
             budget,
         )?)
-    }
-}
-
-/// The band solver's answer in the facade's types.
-fn counted_of(found: Found) -> Counted {
-    let solution = |board: Option<Board>| board.map(|b| Solution::new(b.to_grid()));
-    Counted {
-        count: found.count,
-        first: solution(found.first),
-        second: solution(found.second),
-        stats: found.stats,
     }
 }
 
@@ -328,9 +316,9 @@ fn classic_pair(board: &Grid, givens: &Grid, rules: &Rules) -> Option<(Board, Bo
 mod tests {
     use super::*;
     use crate::engine::budget::{Cancel, Stop, CHECK_EVERY};
-    use crate::engine::grid::Shape;
-    use crate::engine::grid::{Cell, Digit};
-    use crate::engine::rules::Cage;
+    use crate::engine::model::grid::Shape;
+    use crate::engine::model::grid::{Cell, Digit};
+    use crate::engine::model::rules::Cage;
     use std::time::Duration;
 
     const SEED: &str =
@@ -371,7 +359,7 @@ mod tests {
         let killer = Puzzle::with_cages(
             Grid::from_line(&".".repeat(16)).unwrap(),
             vec![Cage {
-                sum: 3,
+                sum: Some(3),
                 cells: vec![(0, 0), (0, 1)],
             }],
         )
@@ -528,7 +516,7 @@ mod tests {
                 .unwrap();
             let solution = made.solution.grid();
             let mut rng = SplitMix64::new(level as u64);
-            let mut board = made.puzzle.clone();
+            let mut board = made.puzzle.grid().clone();
             for filled in [0, 27, 54] {
                 while board.given_count() < filled {
                     let cell = Cell::at(rng.below(9), rng.below(9));
@@ -536,7 +524,12 @@ mod tests {
                 }
                 for techniques in [false, true] {
                     let marks = engine
-                        .candidates(&board, &made.rules, techniques, &Budget::unlimited())
+                        .candidates(
+                            &board,
+                            made.puzzle.rules(),
+                            techniques,
+                            &Budget::unlimited(),
+                        )
                         .unwrap();
                     for cell in Shape::NINE.all_cells().filter(|&c| board.get(c).is_none()) {
                         let digit = solution.get(cell).unwrap();
@@ -553,7 +546,7 @@ mod tests {
         let one_cell = Rules::for_cages(
             Shape::NINE,
             vec![Cage {
-                sum: 3,
+                sum: Some(3),
                 cells: vec![(1, 0)],
             }],
         )
@@ -580,7 +573,10 @@ mod tests {
                 let (r, start) = (k / 3, (k % 3) * 7);
                 let cells: Vec<(usize, usize)> = (start..start + 7).map(|c| (r, c)).collect();
                 let sum = cells.iter().map(|&(r, c)| digit(r, c)).sum();
-                Cage { sum, cells }
+                Cage {
+                    sum: Some(sum),
+                    cells,
+                }
             })
             .collect();
         Puzzle::with_cages(Grid::empty(Shape::TWENTY_FIVE), cages).unwrap()

@@ -2,12 +2,12 @@
 //! What a game needs in one answer: which cells clash (and who put them there), which entries
 //! are wrong, whether it is finished, and a move applied.
 
-use super::budget::{Budget, Exhausted};
-use super::dispatch::Engine;
-use super::grid::{Cell, Digit, Grid};
-use super::puzzle::{Counted, Puzzle};
-use super::rules::Rules;
-use super::validate::{validate, Report, Unit};
+use crate::engine::budget::{Budget, Exhausted};
+use crate::engine::dispatch::Engine;
+use crate::engine::model::grid::{Cell, Digit, Grid};
+use crate::engine::model::puzzle::{Counted, Puzzle};
+use crate::engine::model::rules::Rules;
+use crate::engine::model::validate::{validate, Report, Unit};
 
 /// Why a player's board or move does not fit the puzzle.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -179,7 +179,7 @@ fn conflict_cells(report: &Report, givens: Option<&Grid>) -> Vec<ConflictCell> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::validate::UnitKind;
+    use crate::engine::model::validate::UnitKind;
 
     const SEED: &str =
         "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1";

@@ -238,12 +238,7 @@ impl NdjsonStream {
     }
 }
 
-/// Appends `item` as one JSON line to `out`.
-pub(super) fn write_json_line<T: serde::Serialize>(out: &mut Vec<u8>, item: &T) {
-    if serde_json::to_writer(&mut *out, item).is_ok() {
-        out.push(b'\n');
-    }
-}
+pub(super) use crate::shapes::write_json_line;
 
 /// Refuses a batch of more than [`MAX_BATCH`] boards.
 pub(super) fn check_batch_size(boards: usize) -> Result<(), Problem> {

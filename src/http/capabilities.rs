@@ -19,7 +19,7 @@ use crate::engine::{Difficulty, Shape, Variant};
 pub const API_VERSIONS: [&str; 1] = ["v1"];
 
 /// The rule fields every puzzle endpoint takes beside `board`.
-const RULE_FIELDS: [&str; 12] = [
+const RULE_FIELDS: [&str; 28] = [
     "cages",
     "regions",
     "diagonals",
@@ -27,11 +27,27 @@ const RULE_FIELDS: [&str; 12] = [
     "anti_king",
     "anti_knight",
     "non_consecutive",
+    "disjoint_groups",
+    "extra_regions",
     "odd",
     "even",
     "thermometers",
     "dots",
     "negative",
+    "whispers",
+    "palindromes",
+    "renban",
+    "arrows",
+    "little_killers",
+    "sandwiches",
+    "x_sums",
+    "skyscrapers",
+    "between_lines",
+    "region_sum_lines",
+    "quadruples",
+    "minimum",
+    "maximum",
+    "clones",
 ];
 
 /// The answer of `GET /v1/capabilities`.
@@ -45,7 +61,7 @@ pub struct Capabilities {
     /// The forms a board may be sent in; answers use the form sent.
     pub board_forms: [&'static str; 3],
     /// The fields beside `board` that add rules.
-    pub rule_fields: [&'static str; 12],
+    pub rule_fields: [&'static str; 28],
     /// Sizes `/grade` and `/generate` cover (and `/candidates` with `techniques`).
     pub logic_sizes: [usize; 1],
     pub generate: GenerateCapabilities,
@@ -87,6 +103,10 @@ pub struct Limits {
     pub max_headers: usize,
     pub max_header_bytes: usize,
     pub max_uri_bytes: usize,
+    /// The widest PNG `/v1/render` paints, in pixels.
+    pub render_max_size: u32,
+    /// The most pages a `/v1/booklet` PDF has, answer pages included.
+    pub booklet_max_pages: usize,
     /// Requests per second and burst per client, when the operator set a limit.
     pub rate_limit: Option<RateLimit>,
 }
@@ -126,6 +146,8 @@ impl Capabilities {
                 max_headers: MAX_REQUEST_HEADERS,
                 max_header_bytes: MAX_HEADER_BYTES,
                 max_uri_bytes: MAX_URI_BYTES,
+                render_max_size: args.render_max_size,
+                booklet_max_pages: args.booklet_max_pages,
                 rate_limit: args.rate().map(|(per_second, burst)| RateLimit {
                     per_second: per_second.get(),
                     burst: burst.get(),

@@ -64,6 +64,16 @@ pub struct ServeArgs {
     /// Retired: see `--inline-work`.
     #[arg(long, env = "SUDOKU_INLINE_BUDGET", hide = true)]
     pub inline_budget: Option<String>,
+    /// Widest PNG `/v1/render` paints, in pixels (its height follows the picture, at most
+    /// about 1.3 times this with a title, author and caption); a larger `size` is a 422.
+    /// Painting costs about the pixels: at the default, a few tens of milliseconds.
+    #[arg(long, env = "SUDOKU_RENDER_MAX_SIZE", default_value_t = 2048)]
+    pub render_max_size: u32,
+    /// Most pages a `/v1/booklet` PDF may have, answer pages included; a request for more
+    /// puzzles than fit is a 422. Drawing a page costs a few milliseconds of CPU, and the
+    /// booklet must be drawn within the request time limit.
+    #[arg(long, env = "SUDOKU_BOOKLET_MAX_PAGES", default_value_t = DEFAULT_BOOKLET_MAX_PAGES)]
+    pub booklet_max_pages: usize,
     /// Largest accepted request body, in bytes.
     #[arg(long, env = "SUDOKU_BODY_LIMIT", default_value_t = 8 * 1024)]
     pub body_limit: usize,
@@ -168,11 +178,14 @@ fn descriptor_limit() -> Option<usize> {
     }
 }
 
+/// Pages a booklet may have unless configured: 24 puzzles at one a page and their answers
+/// fit, and so do 96 at four a page.
+pub const DEFAULT_BOOKLET_MAX_PAGES: usize = 40;
+
 /// Work units per job unless configured: about 250 ms of CPU.
 pub const DEFAULT_WORK_BUDGET: u64 = 250_000;
 
-/// Work units per generation unless configured: about 5 s of CPU, half the request time limit.
-pub const DEFAULT_GENERATE_WORK_BUDGET: u64 = 5_000_000;
+pub use crate::bank::DEFAULT_GENERATE_WORK_BUDGET;
 
 impl ServeArgs {
     /// Refuses settings that no longer exist, with what to use instead, rather than
@@ -275,6 +288,8 @@ impl Default for ServeArgs {
             inline_work: 32,
             budget: None,
             inline_budget: None,
+            render_max_size: 2048,
+            booklet_max_pages: DEFAULT_BOOKLET_MAX_PAGES,
             body_limit: 8 * 1024,
             batch_body_limit: 1024 * 1024,
             request_timeout_ms: 10_000,

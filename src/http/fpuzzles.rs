@@ -23,10 +23,11 @@ use super::extract::{data_problem, ApiJson};
 use super::lz_string::{self, DecodeError};
 use super::problem::Problem;
 use super::wire::{
-    BoardRequest, BoardText, CandidatesRequest, CellJson, HintRequest, Object, RulesJson,
-    ValidateRequest,
+    BoardRequest, BoardText, BookletPuzzle, CandidatesRequest, CellInput, CellJson, DiagonalsJson,
+    DirectionJson, DotKindJson, HintRequest, NegativeJson, Object, OneDiagonalJson, RulesJson,
+    SideJson, ValidateRequest,
 };
-use crate::engine::Shape;
+use crate::engine::{default_difference, Shape};
 
 /// The request field that carries an f-puzzles puzzle.
 pub const FIELD: &str = "fpuzzles";
@@ -52,12 +53,24 @@ pub mod native {
     pub const THERMOMETERS: &str = "thermometers";
     pub const WHISPERS: &str = "whispers";
     pub const PALINDROMES: &str = "palindromes";
+    pub const RENBAN: &str = "renban";
     pub const EXTRA_REGIONS: &str = "extra_regions";
     pub const DOTS: &str = "dots";
     pub const NEGATIVE: &str = "negative";
+    pub const ARROWS: &str = "arrows";
+    pub const LITTLE_KILLERS: &str = "little_killers";
+    pub const SANDWICHES: &str = "sandwiches";
+    pub const X_SUMS: &str = "x_sums";
+    pub const SKYSCRAPERS: &str = "skyscrapers";
+    pub const BETWEEN_LINES: &str = "between_lines";
+    pub const REGION_SUM_LINES: &str = "region_sum_lines";
+    pub const QUADRUPLES: &str = "quadruples";
+    pub const MINIMUM: &str = "minimum";
+    pub const MAXIMUM: &str = "maximum";
+    pub const CLONES: &str = "clones";
 
     /// Every native field the puzzle is made of: `fpuzzles` replaces all of them.
-    pub const PUZZLE_FIELDS: [&str; 18] = [
+    pub const PUZZLE_FIELDS: [&str; 30] = [
         BOARD,
         GIVENS,
         CAGES,
@@ -73,9 +86,21 @@ pub mod native {
         THERMOMETERS,
         WHISPERS,
         PALINDROMES,
+        RENBAN,
         EXTRA_REGIONS,
         DOTS,
         NEGATIVE,
+        ARROWS,
+        LITTLE_KILLERS,
+        SANDWICHES,
+        X_SUMS,
+        SKYSCRAPERS,
+        BETWEEN_LINES,
+        REGION_SUM_LINES,
+        QUADRUPLES,
+        MINIMUM,
+        MAXIMUM,
+        CLONES,
     ];
 }
 
@@ -302,11 +327,26 @@ pub const FAMILIES: &[(&str, &str, Convert)] = &[
     ("thermometer", native::THERMOMETERS, lines),
     ("whispers", native::WHISPERS, lines),
     ("palindrome", native::PALINDROMES, lines),
+    ("renban", native::RENBAN, lines),
     ("difference", native::DOTS, difference_dots),
     ("ratio", native::DOTS, ratio_dots),
     ("xv", native::DOTS, xv_dots),
     ("negative", native::NEGATIVE, negative),
+    ("arrow", native::ARROWS, arrows),
+    ("littlekillersum", native::LITTLE_KILLERS, little_killers),
+    ("sandwichsum", native::SANDWICHES, sum_clues),
+    ("xsum", native::X_SUMS, sum_clues),
+    ("skyscraper", native::SKYSCRAPERS, skyscraper_clues),
+    ("betweenline", native::BETWEEN_LINES, lines),
+    ("regionsumline", native::REGION_SUM_LINES, lines),
+    ("quadruple", native::QUADRUPLES, quadruples),
+    ("minimum", native::MINIMUM, single_cells),
+    ("maximum", native::MAXIMUM, single_cells),
+    ("clone", native::CLONES, clones),
 ];
+
+/// The keys of the two diagonals, read together before the other keys.
+const DIAGONAL_KEYS: [&str; 2] = ["diagonal+", "diagonal-"];
 
 /// Keys that draw or describe but constrain nothing: accepted and ignored.
 pub const COSMETIC: &[&str] = &[
@@ -333,8 +373,8 @@ pub fn translate(puzzle: &Fpuzzles, with_givens: bool) -> Result<Map<String, Val
         .filter(|_| (4..=16).contains(&size))
         .ok_or_else(|| Problem::Unsupported {
             detail: format!(
-                "f-puzzles size {size}: the service takes sizes 4, 6, 9 and 16 (boxes 2x2, \
-                 2x3, 3x3, 4x4)"
+                "f-puzzles size {size}: the service takes sizes 4, 6, 8, 9, 10, 12 and 16 \
+                 (boxes 2x2, 2x3, 2x4, 3x3, 2x5, 3x4, 4x4)"
             ),
             pointer: Some(format!("/{FIELD}/size")),
         })?;
@@ -385,22 +425,21 @@ pub fn translate(puzzle: &Fpuzzles, with_givens: bool) -> Result<Map<String, Val
             .collect();
         fields.insert(native::REGIONS.into(), labels);
     }
+    // `diagonal-` runs from the top-left corner (the native `main`), `diagonal+` from the
+    // bottom-left (`anti`); both are Sudoku X.
     let diagonal = |key: &str| puzzle.rest.get(key).and_then(Value::as_bool) == Some(true);
-    if let Some(alone) = match (diagonal("diagonal+"), diagonal("diagonal-")) {
-        (true, false) => Some("diagonal+"),
-        (false, true) => Some("diagonal-"),
-        _ => None,
-    } {
-        return Err(Problem::Unsupported {
-            detail: format!(
-                "f-puzzles `{alone}` alone: the service has both diagonals together \
-                 (`diagonals`), not one"
-            ),
-            pointer: Some(format!("/{FIELD}/{}", escape(alone))),
-        });
+    let diagonals = match (diagonal("diagonal-"), diagonal("diagonal+")) {
+        (true, true) => Some(Value::Bool(true)),
+        (true, false) => Some(Value::from("main")),
+        (false, true) => Some(Value::from("anti")),
+        (false, false) => None,
+    };
+    if let Some(diagonals) = diagonals {
+        fields.insert(native::DIAGONALS.into(), diagonals);
     }
     for (key, value) in &puzzle.rest {
-        if COSMETIC.contains(&key.as_str()) || is_empty(value) {
+        let read = value.is_boolean() && DIAGONAL_KEYS.contains(&key.as_str());
+        if read || COSMETIC.contains(&key.as_str()) || is_empty(value) {
             continue;
         }
         let at = format!("/{FIELD}/{}", escape(key));
@@ -473,20 +512,8 @@ fn cell(text: &Value, at: &str, size: usize) -> Result<Value, Problem> {
             format!("expected a cell as \"R1C1\" to \"R{size}C{size}\", got {text}"),
         )
     };
-    let text = text.as_str().ok_or_else(refuse)?;
-    let upper = text.to_ascii_uppercase();
-    let (row, col) = upper
-        .strip_prefix('R')
-        .and_then(|rest| rest.split_once('C'))
-        .ok_or_else(refuse)?;
-    let index = |part: &str| {
-        part.parse::<usize>()
-            .ok()
-            .filter(|n| (1..=size).contains(n))
-            .map(|n| n - 1)
-    };
-    match (index(row), index(col)) {
-        (Some(row), Some(col)) => Ok(Value::from(vec![row, col])),
+    match place(text, size) {
+        Some((row, col)) if row > 0 && col > 0 => Ok(Value::from(vec![row - 1, col - 1])),
         _ => Err(refuse()),
     }
 }
@@ -524,19 +551,18 @@ fn number(entry: &Value, at: &str) -> Result<Option<u64>, Problem> {
     }
 }
 
-/// `killercage`: `{"cells", "value"}` -> `{"sum", "cells"}`; a cage without a sum is refused.
+/// `killercage`: `{"cells", "value"}` -> `{"sum", "cells"}`; without a value, a cage whose
+/// digits are only distinct.
 fn killer_cages(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
-    let mut cages = Vec::new();
-    for (i, entry) in entries(value, at)?.iter().enumerate() {
+    items(value, at, |i, entry| {
         let at = format!("{at}/{i}");
         let cells = cells_of(entry, "cells", &at, size)?;
-        let sum = number(entry, &at)?.ok_or_else(|| Problem::Unsupported {
-            detail: "a killer cage without a sum: the service's cages need one".to_string(),
-            pointer: Some(format!("{at}/value")),
-        })?;
-        cages.push(serde_json::json!({"sum": sum, "cells": cells}));
-    }
-    Ok(Native::Items(cages))
+        let mut cage = serde_json::json!({ "cells": cells });
+        if let Some(sum) = number(entry, &at)? {
+            cage["sum"] = Value::from(sum);
+        }
+        Ok(cage)
+    })
 }
 
 /// Each entry of the array `value` (at `at`) converted by `convert(index, entry)`.
@@ -652,6 +678,167 @@ fn negative(value: &Value, at: &str, _size: usize) -> Result<Native, Problem> {
     })
 }
 
+/// A clue's place outside the grid, `"R0C3"` (above column 3) to `"R{size+1}C{c}"` (below),
+/// `"R{r}C0"` (left of row r) or `"R{r}C{size+1}"` (right), as the native `{"side",
+/// "index"}`; `size` cells a side.
+fn outside_clue(text: &Value, at: &str, size: usize) -> Result<(&'static str, usize), Problem> {
+    let refuse = || {
+        Problem::invalid_at(
+            at,
+            format!(
+                "expected a clue's place outside the grid, as \"R0C1\" (above column 1) to \
+                 \"R{n}C{size}\" (below column {size}) or \"R1C0\" (left of row 1) to \
+                 \"R{size}C{n}\" (right of row {size}), got {text}",
+                n = size + 1
+            ),
+        )
+    };
+    let (row, col) = place(text, size + 1).ok_or_else(refuse)?;
+    let inside = |i: usize| (1..=size).contains(&i);
+    match (row, col) {
+        (0, c) if inside(c) => Ok(("top", c - 1)),
+        (r, c) if r == size + 1 && inside(c) => Ok(("bottom", c - 1)),
+        (r, 0) if inside(r) => Ok(("left", r - 1)),
+        (r, c) if c == size + 1 && inside(r) => Ok(("right", r - 1)),
+        _ => Err(refuse()),
+    }
+}
+
+/// `"R3C5"` as 1-based (row, column), each at most `most`; `None` when it is not such text.
+fn place(text: &Value, most: usize) -> Option<(usize, usize)> {
+    let upper = text.as_str()?.to_ascii_uppercase();
+    let (row, col) = upper.strip_prefix('R')?.split_once('C')?;
+    let number = |part: &str| part.parse::<usize>().ok().filter(|&n| n <= most);
+    Some((number(row)?, number(col)?))
+}
+
+/// An entry's `value` that must be there.
+fn required_number(entry: &Value, at: &str) -> Result<u64, Problem> {
+    number(entry, at)?.ok_or_else(|| Problem::invalid_at(format!("{at}/value"), "missing `value`"))
+}
+
+/// `arrow`: `{"cells": [circle], "lines": [[circle cell, shaft...], ...]}` -> `{"circle",
+/// "lines"}`, each line without the circle cells it starts from.
+fn arrows(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
+    items(value, at, |i, entry| {
+        let at = format!("{at}/{i}");
+        let circle = cells_of(entry, "cells", &at, size)?;
+        let list = entry
+            .get("lines")
+            .ok_or_else(|| Problem::invalid_at(format!("{at}/lines"), "missing `lines`"))?;
+        let mut lines = Vec::new();
+        for (j, line) in entries(list, &format!("{at}/lines"))?.iter().enumerate() {
+            let at = format!("{at}/lines/{j}");
+            let cells = entries(line, &at)?
+                .iter()
+                .enumerate()
+                .map(|(k, c)| cell(c, &format!("{at}/{k}"), size))
+                .collect::<Result<Vec<_>, _>>()?;
+            let shaft: Vec<Value> = cells
+                .into_iter()
+                .skip_while(|c| circle.contains(c))
+                .collect();
+            lines.push(Value::Array(shaft));
+        }
+        Ok(serde_json::json!({ "circle": circle, "lines": lines }))
+    })
+}
+
+/// `littlekillersum`: `{"cell": outside, "direction": "UR" | "DR" | "DL" | "UL", "value"}`
+/// -> `{"start", "direction", "sum"}`, the start one step from the clue along the arrow.
+fn little_killers(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
+    items(value, at, |i, entry| {
+        let at = format!("{at}/{i}");
+        let (direction, (dr, dc)) = match entry.get("direction").and_then(Value::as_str) {
+            Some("DR") => ("down-right", (1, 1)),
+            Some("DL") => ("down-left", (1, -1)),
+            Some("UR") => ("up-right", (-1, 1)),
+            Some("UL") => ("up-left", (-1, -1)),
+            _ => {
+                return Err(Problem::invalid_at(
+                    format!("{at}/direction"),
+                    "a little killer's direction is \"UR\", \"DR\", \"DL\" or \"UL\"",
+                ))
+            }
+        };
+        let clue = entry.get("cell").unwrap_or(&Value::Null);
+        let start = place(clue, size + 1).and_then(|(row, col)| {
+            let row = (row as isize - 1 + dr) as usize;
+            let col = (col as isize - 1 + dc) as usize;
+            (row < size && col < size).then_some([row, col])
+        });
+        let start = start.ok_or_else(|| {
+            Problem::invalid_at(
+                format!("{at}/cell"),
+                format!(
+                    "a little killer's cell is outside the grid, one step before its \
+                         diagonal's first cell, got {clue}"
+                ),
+            )
+        })?;
+        let sum = required_number(entry, &at)?;
+        Ok(serde_json::json!({ "start": start, "direction": direction, "sum": sum }))
+    })
+}
+
+/// Clues outside the grid, `{"cell": outside, "value"}` -> `{"side", "index", <number>}`.
+fn outside_clues(value: &Value, at: &str, size: usize, number: &str) -> Result<Native, Problem> {
+    items(value, at, |i, entry| {
+        let at = format!("{at}/{i}");
+        let clue = entry.get("cell").unwrap_or(&Value::Null);
+        let (side, index) = outside_clue(clue, &format!("{at}/cell"), size)?;
+        let mut native = serde_json::json!({ "side": side, "index": index });
+        native[number] = Value::from(required_number(entry, &at)?);
+        Ok(native)
+    })
+}
+
+/// `sandwichsum`, `xsum`: `{"cell": outside, "value"}` -> `{"side", "index", "sum"}`.
+fn sum_clues(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
+    outside_clues(value, at, size, "sum")
+}
+
+/// `skyscraper`: `{"cell": outside, "value"}` -> `{"side", "index", "count"}`.
+fn skyscraper_clues(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
+    outside_clues(value, at, size, "count")
+}
+
+/// `quadruple`: `{"cells": [four cells], "values": [digits]}` -> `{"cells", "digits"}`.
+fn quadruples(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
+    items(value, at, |i, entry| {
+        let at = format!("{at}/{i}");
+        let cells = cells_of(entry, "cells", &at, size)?;
+        let values = entry
+            .get("values")
+            .ok_or_else(|| Problem::invalid_at(format!("{at}/values"), "missing `values`"))?;
+        let digits = entries(values, &format!("{at}/values"))?
+            .iter()
+            .enumerate()
+            .map(|(k, v)| {
+                let digit = match v {
+                    Value::Number(n) => n.as_u64(),
+                    Value::String(text) => text.trim().parse().ok(),
+                    _ => None,
+                };
+                digit.ok_or_else(|| {
+                    Problem::invalid_at(format!("{at}/values/{k}"), "expected a digit")
+                })
+            })
+            .collect::<Result<Vec<u64>, _>>()?;
+        Ok(serde_json::json!({ "cells": cells, "digits": digits }))
+    })
+}
+
+/// `clone`: `{"cells", "cloneCells"}` -> `{"cells", "copy"}`.
+fn clones(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
+    items(value, at, |i, entry| {
+        let at = format!("{at}/{i}");
+        let cells = cells_of(entry, "cells", &at, size)?;
+        let copy = cells_of(entry, "cloneCells", &at, size)?;
+        Ok(serde_json::json!({ "cells": cells, "copy": copy }))
+    })
+}
+
 /// A request body that may come in f-puzzles form: whether it takes `givens` (a player's
 /// entries in the f-puzzles grid become the board, its given values the givens).
 pub trait PuzzleBody: DeserializeOwned {
@@ -672,6 +859,10 @@ impl PuzzleBody for HintRequest {
 
 impl PuzzleBody for CandidatesRequest {
     const TAKES_GIVENS: bool = true;
+}
+
+impl PuzzleBody for BookletPuzzle {
+    const TAKES_GIVENS: bool = false;
 }
 
 /// [`ApiJson`] for the puzzle endpoints: a body with `fpuzzles` is translated into the
@@ -713,6 +904,12 @@ where
         })?;
         from_value(value)
     }
+}
+
+/// One puzzle of a list (`/v1/booklet`'s `puzzles`) read as `T` like a whole body, its
+/// `fpuzzles` translated first when it has one.
+pub fn puzzle_in_list<T: PuzzleBody>(value: Value) -> Result<T, Problem> {
+    from_value(value).map(|PuzzleJson(body, _)| body)
 }
 
 /// Reads `T` from a parsed body, translating its `fpuzzles` first when there is one.
@@ -867,23 +1064,264 @@ pub fn to_fpuzzles(request: &BoardRequest) -> Result<Converted, Problem> {
         let cages = cages
             .iter()
             .map(|cage| {
-                serde_json::json!({
+                let mut entry = serde_json::json!({
                     "cells": cage.cells.iter().map(name).collect::<Vec<_>>(),
-                    "value": cage.sum.to_string(),
-                })
+                });
+                if let Some(sum) = cage.sum {
+                    entry["value"] = Value::from(sum.to_string());
+                }
+                entry
             })
             .collect();
         rest.insert("killercage".into(), Value::Array(cages));
     }
-    if rules.diagonals {
-        rest.insert("diagonal+".into(), Value::Bool(true));
-        rest.insert("diagonal-".into(), Value::Bool(true));
+    let (main, anti) = match request.diagonals {
+        DiagonalsJson::Both(both) => (both, both),
+        DiagonalsJson::One(OneDiagonalJson::Main) => (true, false),
+        DiagonalsJson::One(OneDiagonalJson::Anti) => (false, true),
+    };
+    for (on, key) in [(main, "diagonal-"), (anti, "diagonal+")] {
+        if on {
+            rest.insert(key.into(), Value::Bool(true));
+        }
     }
     if request.anti_king {
         rest.insert("antiking".into(), Value::Bool(true));
     }
+    for (on, key) in [
+        (request.disjoint_groups, "disjointgroups"),
+        (request.anti_knight, "antiknight"),
+        (request.non_consecutive, "nonconsecutive"),
+    ] {
+        if on {
+            rest.insert(key.into(), Value::Bool(true));
+        }
+    }
+    let names = |cells: &[CellInput]| -> Vec<String> {
+        cells
+            .iter()
+            .map(|c| format!("R{}C{}", c.row + 1, c.col + 1))
+            .collect()
+    };
+    for (key, cells) in [("odd", &request.odd), ("even", &request.even)] {
+        if let Some(cells) = cells.as_deref().filter(|c| !c.is_empty()) {
+            let entries = names(cells)
+                .into_iter()
+                .map(|cell| serde_json::json!({ "cell": cell }))
+                .collect();
+            rest.insert(key.into(), Value::Array(entries));
+        }
+    }
+    let thermometers = request.thermometers.as_deref().unwrap_or_default();
+    if let Some(t) = thermometers.iter().position(|t| t.slow) {
+        return Err(Problem::Unsupported {
+            detail: "f-puzzles has no slow thermometer (digits that may repeat along it)"
+                .to_string(),
+            pointer: Some(format!("/{}/{t}/slow", native::THERMOMETERS)),
+        });
+    }
+    // Each dot under its f-puzzles key; a white dot's difference and a black dot's ratio
+    // only when they are not f-puzzles' defaults (1 and 2).
+    let mut dots: [(&str, Vec<Value>); 3] =
+        [("difference", vec![]), ("ratio", vec![]), ("xv", vec![])];
+    for dot in request.dots.as_deref().unwrap_or_default() {
+        let cells = names(&dot.cells);
+        let (slot, value) = match dot.kind {
+            DotKindJson::White => (0, dot.value.filter(|&v| v != 1).map(Value::from)),
+            DotKindJson::Black => (1, dot.value.filter(|&v| v != 2).map(Value::from)),
+            DotKindJson::X => (2, Some(Value::from("X"))),
+            DotKindJson::V => (2, Some(Value::from("V"))),
+        };
+        let mut entry = serde_json::json!({ "cells": cells });
+        if let Some(value) = value {
+            entry["value"] = value;
+        }
+        dots[slot].1.push(entry);
+    }
+    for (key, entries) in dots {
+        if !entries.is_empty() {
+            rest.insert(key.into(), Value::Array(entries));
+        }
+    }
+    if let Some(kinds) = request.negative.as_deref().filter(|k| !k.is_empty()) {
+        let kinds = kinds
+            .iter()
+            .map(|kind| {
+                Value::from(match kind {
+                    NegativeJson::White => "difference",
+                    NegativeJson::Black => "ratio",
+                    NegativeJson::Xv => "xv",
+                })
+            })
+            .collect();
+        rest.insert("negative".into(), Value::Array(kinds));
+    }
+    if let Some(regions) = request.extra_regions.as_deref().filter(|r| !r.is_empty()) {
+        let regions = regions
+            .iter()
+            .map(|region| serde_json::json!({ "cells": names(&region.cells) }))
+            .collect();
+        rest.insert("extraregion".into(), Value::Array(regions));
+    }
+    let side = puzzle.grid().shape().side();
+    let whispers = request.whispers.as_deref().unwrap_or_default();
+    if let Some(w) = whispers
+        .iter()
+        .position(|w| w.difference.is_some_and(|d| d != default_difference(side)))
+    {
+        return Err(Problem::Unsupported {
+            detail: format!(
+                "f-puzzles whispers differ by {} on a {side}x{side} grid, not another \
+                 difference",
+                default_difference(side)
+            ),
+            pointer: Some(format!("/{}/{w}/difference", native::WHISPERS)),
+        });
+    }
+    // One f-puzzles entry per line, as f-puzzles draws them (a thermometer from its bulb).
+    let mut lines = |key: &str, lines: Vec<&[CellInput]>| {
+        if !lines.is_empty() {
+            let entries = lines
+                .into_iter()
+                .map(|cells| serde_json::json!({ "lines": [names(cells)] }))
+                .collect();
+            rest.insert(key.into(), Value::Array(entries));
+        }
+    };
+    lines(
+        "thermometer",
+        thermometers.iter().map(|t| t.cells.as_slice()).collect(),
+    );
+    lines(
+        "whispers",
+        whispers.iter().map(|w| w.cells.as_slice()).collect(),
+    );
+    lines(
+        "palindrome",
+        (request.palindromes.as_deref().unwrap_or_default().iter())
+            .map(|p| p.cells.as_slice())
+            .collect(),
+    );
+    lines(
+        "renban",
+        (request.renban.as_deref().unwrap_or_default().iter())
+            .map(|p| p.cells.as_slice())
+            .collect(),
+    );
+    for (key, groups) in [
+        ("betweenline", &request.between_lines),
+        ("regionsumline", &request.region_sum_lines),
+    ] {
+        lines(
+            key,
+            (groups.as_deref().unwrap_or_default().iter())
+                .map(|p| p.cells.as_slice())
+                .collect(),
+        );
+    }
+    for (key, cells) in [("minimum", &request.minimum), ("maximum", &request.maximum)] {
+        if let Some(cells) = cells.as_deref().filter(|c| !c.is_empty()) {
+            let entries = names(cells)
+                .into_iter()
+                .map(|cell| serde_json::json!({ "cell": cell }))
+                .collect();
+            rest.insert(key.into(), Value::Array(entries));
+        }
+    }
+    let mut entries = |key: &str, list: Vec<Value>| {
+        if !list.is_empty() {
+            rest.insert(key.into(), Value::Array(list));
+        }
+    };
+    // An arrow's lines start at the circle cell they leave from, as f-puzzles draws them.
+    entries(
+        "arrow",
+        (request.arrows.as_deref().unwrap_or_default().iter())
+            .map(|arrow| {
+                let circle = names(&arrow.circle);
+                let lines: Vec<Vec<String>> = (arrow.lines.iter())
+                    .map(|line| {
+                        let from = line.first().and_then(|first| {
+                            (arrow.circle.iter()).min_by_key(|c| {
+                                c.row.abs_diff(first.row) + c.col.abs_diff(first.col)
+                            })
+                        });
+                        from.map(|c| names(std::slice::from_ref(c)))
+                            .unwrap_or_default()
+                            .into_iter()
+                            .chain(names(line))
+                            .collect()
+                    })
+                    .collect();
+                serde_json::json!({ "cells": circle, "lines": lines })
+            })
+            .collect(),
+    );
+    entries(
+        "littlekillersum",
+        (request.little_killers.as_deref().unwrap_or_default().iter())
+            .map(|clue| {
+                let (dr, dc, word) = match clue.direction {
+                    DirectionJson::DownRight => (1, 1, "DR"),
+                    DirectionJson::DownLeft => (1, -1, "DL"),
+                    DirectionJson::UpRight => (-1, 1, "UR"),
+                    DirectionJson::UpLeft => (-1, -1, "UL"),
+                };
+                // 1-based, one step back from the start: 0 or size + 1 outside the grid.
+                let row = clue.start.row as i64 + 1 - dr;
+                let col = clue.start.col as i64 + 1 - dc;
+                serde_json::json!({
+                    "cell": format!("R{row}C{col}"),
+                    "direction": word,
+                    "value": clue.sum.to_string(),
+                })
+            })
+            .collect(),
+    );
+    let outside = |at: SideJson, index: usize| {
+        let (row, col) = match at {
+            SideJson::Left => (index + 1, 0),
+            SideJson::Right => (index + 1, side + 1),
+            SideJson::Top => (0, index + 1),
+            SideJson::Bottom => (side + 1, index + 1),
+        };
+        format!("R{row}C{col}")
+    };
+    for (key, clues) in [
+        ("sandwichsum", &request.sandwiches),
+        ("xsum", &request.x_sums),
+    ] {
+        entries(
+            key,
+            (clues.as_deref().unwrap_or_default().iter())
+                .map(|c| {
+                    serde_json::json!({ "cell": outside(c.side, c.index), "value": c.sum.to_string() })
+                })
+                .collect(),
+        );
+    }
+    entries(
+        "skyscraper",
+        (request.skyscrapers.as_deref().unwrap_or_default().iter())
+            .map(|c| {
+                serde_json::json!({ "cell": outside(c.side, c.index), "value": c.count.to_string() })
+            })
+            .collect(),
+    );
+    entries(
+        "quadruple",
+        (request.quadruples.as_deref().unwrap_or_default().iter())
+            .map(|q| serde_json::json!({ "cells": names(&q.cells), "values": q.digits }))
+            .collect(),
+    );
+    entries(
+        "clone",
+        (request.clones.as_deref().unwrap_or_default().iter())
+            .map(|c| serde_json::json!({ "cells": names(&c.cells), "cloneCells": names(&c.copy) }))
+            .collect(),
+    );
     let fpuzzles = Fpuzzles {
-        size: puzzle.grid().shape().side(),
+        size: side,
         grid,
         rest,
     };
@@ -985,16 +1423,11 @@ mod tests {
             Problem::Unsupported { pointer, detail } => (pointer.unwrap(), detail),
             other => panic!("{other:?}"),
         };
-        let (at, detail) = pointer(json!({"arrow": [{"cells": ["R1C1"], "lines": []}]}));
-        assert_eq!(at, "/fpuzzles/arrow");
-        assert!(detail.contains("`arrow`"), "{detail}");
-        assert_eq!(pointer(json!({"diagonal-": true})).0, "/fpuzzles/diagonal-");
-        assert_eq!(
-            pointer(json!({"killercage": [{"cells": ["R1C1"]}]})).0,
-            "/fpuzzles/killercage/0/value"
-        );
+        let (at, detail) = pointer(json!({"doublearrow": [{"lines": [["R1C1", "R1C2"]]}]}));
+        assert_eq!(at, "/fpuzzles/doublearrow");
+        assert!(detail.contains("`doublearrow`"), "{detail}");
         let mut big = puzzle(json!({}));
-        big.size = 8;
+        big.size = 7;
         assert!(matches!(
             translate(&big, false),
             Err(Problem::Unsupported { pointer: Some(p), .. }) if p == "/fpuzzles/size"
@@ -1041,6 +1474,110 @@ mod tests {
         let mut again = translate(&back, true).unwrap();
         again.insert("anti_king".into(), Value::Bool(false));
         assert_eq!(Value::Object(again), native);
+    }
+
+    #[test]
+    fn the_region_and_line_families_go_to_fpuzzles_and_back() {
+        let native = json!({
+            "board": [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+            "disjoint_groups": true,
+            "extra_regions": [{"cells": [[0, 0], [3, 3]]}, {"cells": [[1, 2]]}],
+            "whispers": [{"cells": [[0, 0], [0, 1]]}, {"cells": [[2, 2], [3, 3], [3, 2]]}],
+            "palindromes": [{"cells": [[1, 0], [2, 1], [3, 1]]}],
+            "renban": [{"cells": [[0, 2], [0, 3]]}],
+        });
+        let request: BoardRequest = serde_json::from_value(native.clone()).unwrap();
+        let converted = to_fpuzzles(&request).unwrap();
+        assert_eq!(
+            converted.fpuzzles.rest["extraregion"][0],
+            json!({"cells": ["R1C1", "R4C4"]})
+        );
+        let (back, _) = decompress(&converted.compressed).unwrap();
+        assert_eq!(Value::Object(translate(&back, true).unwrap()), native);
+        let mut other = request.clone();
+        other.whispers.as_mut().unwrap()[1].difference = Some(1);
+        let refused = to_fpuzzles(&other).unwrap_err();
+        assert_eq!(refused.pointer().as_deref(), Some("/whispers/1/difference"));
+    }
+
+    #[test]
+    fn the_setter_families_go_to_fpuzzles_and_back() {
+        let native = json!({
+            "board": vec![vec![0; 6]; 6],
+            "diagonals": "anti",
+            "cages": [{"cells": [[5, 0], [5, 1]]}],
+            "arrows": [{"circle": [[0, 0], [0, 1]], "lines": [[[1, 2], [2, 2]]]}],
+            "little_killers": [{"start": [0, 1], "direction": "down-right", "sum": 12}],
+            "sandwiches": [{"side": "left", "index": 2, "sum": 5}],
+            "x_sums": [{"side": "right", "index": 3, "sum": 9}],
+            "skyscrapers": [{"side": "bottom", "index": 4, "count": 2}],
+            "between_lines": [{"cells": [[3, 0], [3, 1], [4, 2]]}],
+            "region_sum_lines": [{"cells": [[1, 1], [1, 2], [1, 3]]}],
+            "quadruples": [{"cells": [[4, 4], [4, 5], [5, 4], [5, 5]], "digits": [1, 2]}],
+            "minimum": [[2, 5]],
+            "maximum": [[0, 5]],
+            "clones": [{"cells": [[3, 4]], "copy": [[3, 5]]}],
+        });
+        let request: BoardRequest = serde_json::from_value(native.clone()).unwrap();
+        let converted = to_fpuzzles(&request).unwrap();
+        let rest = &converted.fpuzzles.rest;
+        assert_eq!(rest["diagonal+"], json!(true));
+        assert!(rest.get("diagonal-").is_none());
+        assert_eq!(rest["killercage"], json!([{"cells": ["R6C1", "R6C2"]}]));
+        // The arrow's line starts at the circle cell next to its first cell.
+        assert_eq!(rest["arrow"][0]["lines"], json!([["R1C2", "R2C3", "R3C3"]]));
+        assert_eq!(
+            rest["littlekillersum"][0],
+            json!({"cell": "R0C1", "direction": "DR", "value": "12"})
+        );
+        assert_eq!(rest["sandwichsum"][0]["cell"], "R3C0");
+        assert_eq!(rest["xsum"][0]["cell"], "R4C7");
+        assert_eq!(rest["skyscraper"][0]["cell"], "R7C5");
+        let (back, _) = decompress(&converted.compressed).unwrap();
+        assert_eq!(Value::Object(translate(&back, true).unwrap()), native);
+    }
+
+    /// Every rule f-puzzles can hold goes out and comes back as sent: a rule left out of
+    /// the export would make the link a different puzzle with no word said.
+    #[test]
+    fn the_pair_parity_and_thermometer_families_go_to_fpuzzles_and_back() {
+        let native = json!({
+            "board": vec![vec![0; 6]; 6],
+            "anti_knight": true,
+            "non_consecutive": true,
+            "odd": [[0, 0], [1, 1]],
+            "even": [[3, 3]],
+            "thermometers": [{"cells": [[2, 0], [2, 1], [2, 2]]}],
+            "dots": [
+                {"cells": [[0, 1], [0, 2]], "kind": "white"},
+                {"cells": [[1, 2], [1, 3]], "kind": "white", "value": 3},
+                {"cells": [[3, 0], [3, 1]], "kind": "black"},
+                {"cells": [[0, 3], [1, 3]], "kind": "x"},
+                {"cells": [[2, 3], [3, 3]], "kind": "v"}
+            ],
+            "negative": ["white", "xv"],
+        });
+        let request: BoardRequest = serde_json::from_value(native.clone()).unwrap();
+        let converted = to_fpuzzles(&request).unwrap();
+        let rest = &converted.fpuzzles.rest;
+        assert_eq!(
+            rest["difference"][1],
+            json!({"cells": ["R2C3", "R2C4"], "value": 3})
+        );
+        assert_eq!(rest["negative"], json!(["difference", "xv"]));
+        let (back, _) = decompress(&converted.compressed).unwrap();
+        let mut again = translate(&back, true).unwrap();
+        // Dots come back grouped by kind (white, black, then X and V), each kind in order.
+        again.remove(native::DOTS);
+        let mut expected = native.clone();
+        expected.as_object_mut().unwrap().remove(native::DOTS);
+        assert_eq!(Value::Object(again), expected);
+        let dots = translate(&back, true).unwrap()[native::DOTS].clone();
+        assert_eq!(dots.as_array().map(Vec::len), Some(5));
+        let mut slow = request.clone();
+        slow.thermometers.as_mut().unwrap()[0].slow = true;
+        let refused = to_fpuzzles(&slow).unwrap_err();
+        assert_eq!(refused.pointer().as_deref(), Some("/thermometers/0/slow"));
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! `POST /generate` and `GET /generate`: a new puzzle with exactly one solution at the
 //! requested difficulty. The GET form is for caches: with a seed the answer never changes, so
 //! it is served with a year's `Cache-Control` and the puzzle's id as `ETag` (a site can put
-//! "the daily puzzle" behind a CDN by URL); without a seed it is random and `no-store`.
-
-use std::hash::{BuildHasher, Hasher};
+//! "the daily puzzle" behind a CDN by URL); without a seed it is random and `no-store`. With
+//! `format=svg`, `png` or `pdf` the GET answers a picture of the puzzle instead (drawn as
+//! `/v1/render` draws it, charged the same way), so an `<img src>` can point at it.
 
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -13,19 +13,16 @@ use axum::Json;
 use super::client::Client;
 use super::extract::{ApiJson, ApiQuery};
 use super::problem::Problem;
-use super::wire::{
-    BoardText, GenerateRequest, GenerateResponse, GradeJson, RulesJson, SeedJson, MAX_SAFE_SEED,
-};
+use super::render::{picture_response, png_width, Job};
+use super::wire::{GenerateRequest, GenerateResponse, ImageFormat, ShowJson};
 use super::AppState;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::engine::{
-    stable_hash, Budget, Difficulty, Engine, EngineError, Grade, Grid, Puzzle, Rating, Symmetry,
-    Variant, GENERATOR_VERSION,
-};
+use crate::bank::{make, random_seed, respond, Asked, Made, Wanted, FORMATS, SYMMETRIES};
+use crate::engine::{stable_hash, Difficulty, Rating, Variant};
 
 /// The one of `choices` named `value`, in any case; a problem naming the field and listing
 /// the choices otherwise.
@@ -49,13 +46,6 @@ fn names<T>(choices: &[(&str, T)]) -> Vec<String> {
     choices.iter().map(|(name, _)| name.to_string()).collect()
 }
 
-pub(super) fn random_seed() -> u64 {
-    std::collections::hash_map::RandomState::new()
-        .build_hasher()
-        .finish()
-        & MAX_SAFE_SEED
-}
-
 pub async fn generate(
     State(app): State<AppState>,
     client: Client,
@@ -71,8 +61,9 @@ pub async fn generate_get(
     State(app): State<AppState>,
     client: Client,
     headers: HeaderMap,
-    ApiQuery(request): ApiQuery<GenerateRequest>,
+    ApiQuery(mut request): ApiQuery<GenerateRequest>,
 ) -> Result<Response, Problem> {
+    let picture = picture(&mut request, app.render_max_size)?;
     let cache = |seeded: bool| {
         HeaderValue::from_static(if seeded {
             "public, max-age=31536000, immutable"
@@ -81,7 +72,7 @@ pub async fn generate_get(
         })
     };
     let etag = match request.seed {
-        Some(seed) => Some(request_etag(&request, seed, Source::Query)?),
+        Some(seed) => Some(request_etag(&request, seed, picture)?),
         None => None,
     };
     let matches = |any: bool| {
@@ -92,6 +83,28 @@ pub async fn generate_get(
     };
     let mut response = if matches(false) {
         StatusCode::NOT_MODIFIED.into_response()
+    } else if let Some((format, width)) = picture {
+        let (asked, seed) = (wanted(&request, Source::Query)?, seed_of(&request));
+        let made = generated(&app, client, Arc::new(asked), seed).await?;
+        let job = Job {
+            puzzle: made.puzzle().clone(),
+            show: ShowJson::Puzzle,
+            title: None,
+            author: None,
+            format,
+            width,
+            known: Vec::new(),
+        };
+        let drawn = app
+            .pool
+            .run(client, move |engine, budget| job.run(engine, budget))
+            .await?
+            .value?;
+        if matches(true) {
+            StatusCode::NOT_MODIFIED.into_response()
+        } else {
+            picture_response(drawn.body, format)
+        }
     } else {
         let generated = answer(&app, client, request, Source::Query).await?;
         // "*" matches any current answer: there is one once it is made.
@@ -126,14 +139,35 @@ pub(super) fn weak_match(a: &str, b: &str) -> bool {
     opaque(a) == opaque(b)
 }
 
-/// The ETag of a seeded generation: a hash of [`Asked::key`] and the seed. Invalid requests
-/// are refused here as they would be by the generation itself.
+/// A picture's format and PNG width, when `format` names one (`svg`, `png`, `pdf`): taken out
+/// of `request`, which then asks for the puzzle alone. `size` without a picture is a problem.
+fn picture(
+    request: &mut GenerateRequest,
+    max: u32,
+) -> Result<Option<(ImageFormat, Option<u32>)>, Problem> {
+    let named = request.format.as_deref().map(str::trim);
+    let Some(format) = ImageFormat::ALL
+        .into_iter()
+        .find(|f| named.is_some_and(|n| n.eq_ignore_ascii_case(f.name())))
+    else {
+        return Ok(None);
+    };
+    let width = png_width(format, request.size.take(), max)?;
+    request.format = None;
+    Ok(Some((format, width)))
+}
+
+/// The ETag of a seeded generation: a hash of [`Asked::key`], the seed and the picture asked
+/// for (if any). Invalid requests are refused here as they would be by the generation itself.
 fn request_etag(
     request: &GenerateRequest,
     seed: u64,
-    source: Source,
+    picture: Option<(ImageFormat, Option<u32>)>,
 ) -> Result<HeaderValue, Problem> {
-    let key = format!("{};seed {seed}", wanted(request, source)?.key());
+    let mut key = format!("{};seed {seed}", wanted(request, Source::Query)?.key());
+    if let Some((format, width)) = picture {
+        key = format!("{key};picture {} {width:?}", format.name());
+    }
     let tag = format!("\"g{:016x}\"", stable_hash(key.as_bytes()));
     HeaderValue::from_str(&tag).map_err(|_| Problem::Internal)
 }
@@ -239,13 +273,6 @@ fn tenths(value: Option<f64>, name: &str) -> Result<u16, Problem> {
     }
 }
 
-/// What to generate: a puzzle of a variant (classic: `None`) in a rating range, or a
-/// variant's minimal puzzle without a grade (no level asked for).
-enum Wanted {
-    Rated(Option<Variant>, RangeInclusive<Rating>),
-    Unrated(Variant),
-}
-
 /// The variant asked for; `None` for classic.
 fn wanted_variant(request: &GenerateRequest) -> Result<Option<Variant>, Problem> {
     let mut variants = vec![("classic", None)];
@@ -257,164 +284,44 @@ fn wanted_variant(request: &GenerateRequest) -> Result<Option<Variant>, Problem>
     )
 }
 
-/// A generation request, read and checked: what to make, how, and in which board form.
-pub(super) struct Asked {
-    what: Wanted,
-    symmetry: Symmetry,
-    as_rows: bool,
-}
-
-impl Asked {
-    /// The variant asked for; `None` for classic.
-    pub(super) fn variant(&self) -> Option<Variant> {
-        match &self.what {
-            Wanted::Rated(variant, _) => *variant,
-            Wanted::Unrated(variant) => Some(*variant),
-        }
-    }
-
-    /// Everything a seeded answer depends on besides the seed, as text: the variant, the
-    /// ratings asked for, the symmetry and the board form, each as the generator reads it (so
-    /// `difficulty=hard` and `rating=2.6-4.0` have the same key), and the generator's
-    /// version, which changes whenever a seed may give another puzzle.
-    pub(super) fn key(&self) -> String {
-        let asked = match &self.what {
-            Wanted::Rated(variant, ratings) => format!(
-                "{};{}-{}",
-                variant.map_or("classic", Variant::name),
-                ratings.start().tenths(),
-                ratings.end().tenths()
-            ),
-            Wanted::Unrated(variant) => format!("{};unrated", variant.name()),
-        };
-        format!(
-            "generator {GENERATOR_VERSION};{asked};{:?};rows {};canonical",
-            self.symmetry, self.as_rows
-        )
-    }
-}
-
 /// What `request` asks for, or the problem with it.
 pub(super) fn wanted(request: &GenerateRequest, source: Source) -> Result<Asked, Problem> {
+    if request.size.is_some() {
+        return Err(Problem::invalid_at(
+            "/size",
+            "size is the width of a PNG picture: GET /v1/generate with format=png",
+        ));
+    }
+    let picture = request.format.as_deref().is_some_and(|name| {
+        ImageFormat::ALL
+            .iter()
+            .any(|f| name.trim().eq_ignore_ascii_case(f.name()))
+    });
+    if picture {
+        return Err(Problem::invalid_at(
+            "/format",
+            "format svg, png or pdf is a picture of the puzzle, which GET /v1/generate \
+             answers (for an <img src>); here format is rows or line",
+        ));
+    }
     let variant = wanted_variant(request)?;
     let leveled = request.difficulty.is_some() || request.rating.is_some();
     let what = match variant {
         // A variant without a level: its minimal puzzle, as fast as it comes.
         Some(variant) if !leveled => Wanted::Unrated(variant),
-        _ => {
-            let ratings = wanted_ratings(request, source)?;
-            Engine::check_reachable(variant, &ratings)?;
-            Wanted::Rated(variant, ratings)
-        }
+        _ => Wanted::Rated(variant, wanted_ratings(request, source)?),
     };
     let symmetry = one_of(
         "symmetry",
         request.symmetry.as_deref().unwrap_or("none"),
-        &[
-            ("none", Symmetry::None),
-            ("rotational", Symmetry::Rotational),
-        ],
+        &SYMMETRIES,
     )?;
     let as_rows = one_of(
         "format",
         request.format.as_deref().unwrap_or("rows"),
-        &[("rows", true), ("line", false)],
+        &FORMATS,
     )?;
-    Ok(Asked {
-        what,
-        symmetry,
-        as_rows,
-    })
-}
-
-/// A generation's result, before it is rendered: the puzzle, its solution, its grade (absent
-/// for a variant generated without a level) and, for a classic puzzle, its canonical form.
-pub(super) struct Made {
-    puzzle: Puzzle,
-    solution: Grid,
-    grade: Option<Grade>,
-    canonical: Option<Puzzle>,
-}
-
-impl Made {
-    /// How many cells are given.
-    pub(super) fn clues(&self) -> usize {
-        self.puzzle.grid().given_count()
-    }
-
-    /// The id of the canonical form (classic puzzles only).
-    pub(super) fn canonical_id(&self) -> Option<String> {
-        self.canonical.as_ref().map(Puzzle::id)
-    }
-}
-
-/// Generates what `asked` wants from `seed`, on a solver thread; a classic puzzle's canonical
-/// form is found in the same job (tens of microseconds beside the generation).
-pub(super) fn make(
-    engine: &mut Engine,
-    budget: &Budget,
-    asked: &Asked,
-    seed: u64,
-) -> Result<Made, EngineError> {
-    let (puzzle, solution, grade) = match &asked.what {
-        Wanted::Unrated(variant) => engine
-            .generate_variant(*variant, seed, asked.symmetry, budget)
-            .map(|made| (made.puzzle, made.solution, None))?,
-        Wanted::Rated(variant, ratings) => engine
-            .generate(*variant, ratings.clone(), seed, asked.symmetry, budget)
-            .map(|made| {
-                let puzzle = Puzzle::new(made.puzzle, made.rules)
-                    .unwrap_or_else(|_| unreachable!("a generated puzzle has no clash"));
-                (puzzle, made.solution.grid().clone(), Some(made.grade))
-            })?,
-    };
-    let canonical = match asked.variant() {
-        None => Some(engine.canonical(&puzzle, budget)?),
-        Some(_) => None,
-    };
-    Ok(Made {
-        puzzle,
-        solution,
-        grade,
-        canonical,
-    })
-}
-
-/// `made` as `/generate` answers it.
-pub(super) fn respond(made: &Made, asked: &Asked, seed: u64) -> GenerateResponse {
-    let render = |grid: &Grid| {
-        if asked.as_rows {
-            BoardText::Rows(grid.to_rows())
-        } else {
-            BoardText::Line(grid.to_line())
-        }
-    };
-    let Made {
-        puzzle,
-        solution,
-        grade,
-        canonical,
-    } = made;
-    GenerateResponse {
-        id: puzzle.id(),
-        variant: asked.variant().map_or("classic", Variant::name),
-        board: render(puzzle.grid()),
-        solution: render(solution),
-        canonical: canonical.as_ref().map(|form| render(form.grid())),
-        canonical_id: canonical.as_ref().map(Puzzle::id),
-        difficulty: grade
-            .as_ref()
-            .and_then(|g| g.difficulty())
-            .map(|d| d.name()),
-        seed: SeedJson(seed),
-        symmetry: match asked.symmetry {
-            Symmetry::None => "none",
-            Symmetry::Rotational => "rotational",
-        },
-        clues: puzzle.grid().given_count(),
-        grade: grade.as_ref().map(GradeJson::from),
-        rules: RulesJson::new(puzzle.rules(), asked.as_rows),
-    }
+    Ok(Asked::new(what, symmetry, as_rows)?)
 }
 
 /// `/generate`'s answer to `request`, generated in `client`'s generation lane.
@@ -425,14 +332,28 @@ pub(super) async fn answer(
     source: Source,
 ) -> Result<GenerateResponse, Problem> {
     let asked = Arc::new(wanted(&request, source)?);
-    let seed = request.seed.unwrap_or_else(random_seed);
-    let job = Arc::clone(&asked);
+    let seed = seed_of(&request);
+    let made = generated(app, client, Arc::clone(&asked), seed).await?;
+    Ok(respond(&made, &asked, seed))
+}
+
+/// The request's seed, or a random one.
+fn seed_of(request: &GenerateRequest) -> u64 {
+    request.seed.unwrap_or_else(random_seed)
+}
+
+/// What `asked` and `seed` make, generated in `client`'s generation lane.
+async fn generated(
+    app: &AppState,
+    client: Client,
+    asked: Arc<Asked>,
+    seed: u64,
+) -> Result<Made, Problem> {
     let timed = app
         .pool
         .run_generation(client, None, move |engine, budget| {
-            make(engine, budget, &job, seed)
+            make(engine, budget, &asked, seed)
         })
         .await?;
-    let made = timed.value?;
-    Ok(respond(&made, &asked, seed))
+    Ok(timed.value?)
 }

@@ -12,13 +12,16 @@
 //! * [`pool`]: the bounded CPU pool engine jobs run on, on the solver threads of a
 //!   [`fair`] queue shared fairly between clients (its own error type, into `Problem`);
 //! * handlers, one file per endpoint group: [`solve`] (solve, validate), [`batch`], [`logic`]
-//!   (grade, hint, candidates), [`generate`], [`ops`] (health, metrics, spec),
+//!   (grade, hint, candidates), [`generate`], [`render`] (pictures), [`booklet`] (PDF
+//!   booklets), [`ops`] (health,
+//!   metrics, spec),
 //!   [`playground`] (the page at `/`, its files compiled in from `web/`).
 //!
 //! No handler knows which engine runs: they hand puzzles to the [`Engine`](crate::engine::Engine)
 //! through the pool. [`metrics`], [`observe`]: what operators see; [`server`]: connections.
 
 pub mod batch;
+pub mod booklet;
 pub mod canonical;
 pub mod capabilities;
 pub mod client;
@@ -40,6 +43,7 @@ pub mod ops;
 pub mod playground;
 pub mod pool;
 pub mod problem;
+pub mod render;
 pub mod schema;
 pub mod server;
 pub mod solve;
@@ -85,6 +89,8 @@ pub struct Shared {
     pub daily_secret: Option<String>,
     /// What `GET /v1/capabilities` answers: fixed for the server's life.
     pub capabilities: capabilities::Capabilities,
+    /// The widest PNG `/v1/render` paints (`--render-max-size`).
+    pub render_max_size: u32,
 }
 
 impl std::ops::Deref for AppState {
@@ -123,6 +129,7 @@ impl AppState {
             request_timeout: args.request_timeout(),
             daily_secret: args.daily_secret.clone().filter(|s| !s.is_empty()),
             capabilities: capabilities::Capabilities::new(args),
+            render_max_size: args.render_max_size,
         })))
     }
 }
@@ -141,7 +148,7 @@ const API_ROUTES: [&str; 7] = [
 /// Every route pattern the service answers (the playground's included): the only values the
 /// `route` metric label takes besides "unmatched". The versioned API first, then its
 /// unversioned aliases, then the operator's and the browser's routes.
-pub const ROUTE_PATTERNS: [&str; 33] = [
+pub const ROUTE_PATTERNS: [&str; 35] = [
     "/v1/solve",
     "/v1/solve/batch",
     "/v1/validate",
@@ -155,6 +162,8 @@ pub const ROUTE_PATTERNS: [&str; 33] = [
     "/v1/generate/batch",
     "/v1/daily",
     "/v1/fpuzzles",
+    "/v1/render",
+    "/v1/booklet",
     API_ROUTES[0],
     API_ROUTES[1],
     API_ROUTES[2],
@@ -177,11 +186,12 @@ pub const ROUTE_PATTERNS: [&str; 33] = [
     "/docs/swagger-ui.css",
 ];
 
-/// Whether `route` (a matched pattern) is the batch endpoint, which has its own body limit.
+/// Whether `route` (a matched pattern) takes the batch body limit: the batch endpoints, and the
+/// booklet, whose list of puzzles is a batch of bodies.
 pub fn is_batch_route(route: &str) -> bool {
     matches!(
         route,
-        "/solve/batch" | "/v1/solve/batch" | "/v1/canonical/batch"
+        "/solve/batch" | "/v1/solve/batch" | "/v1/canonical/batch" | "/v1/booklet"
     )
 }
 
@@ -237,6 +247,11 @@ pub fn app(
         .route("/generate/batch", post(generate_batch::generate_batch))
         .route("/daily", get(daily::daily))
         .route("/fpuzzles", post(fpuzzles::convert))
+        .route("/render", post(render::render))
+        .route(
+            "/booklet",
+            post(booklet::booklet).layer(DefaultBodyLimit::max(args.batch_body_limit)),
+        )
         .route(
             "/canonical/batch",
             post(canonical::canonical_batch).layer(DefaultBodyLimit::max(args.batch_body_limit)),

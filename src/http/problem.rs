@@ -11,6 +11,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use super::wire::ConflictJson;
+use crate::bank::BankError;
 use crate::engine::generate::range_text;
 use crate::engine::{
     CageError, Cell, Conflict, ConstraintError, Digit, EngineError, Exhausted, GenerateError,
@@ -76,6 +77,9 @@ pub enum Problem {
     GenerationFailed { detail: String },
     /// The body was sent without `Content-Type: application/json`.
     UnsupportedMediaType { detail: String },
+    /// The `Accept` header names no media type the route answers in (`/v1/render`: SVG or
+    /// PNG); the detail lists them.
+    NotAcceptable { detail: String },
     /// The body is larger than the configured limit.
     BodyTooLarge,
     /// No such route.
@@ -99,6 +103,9 @@ pub enum Problem {
     ShuttingDown,
     /// A bug. Never expected; reported without internals.
     Internal,
+    /// The problem with one puzzle of a list (`/v1/booklet`'s `puzzles`): its type and
+    /// status, its pointer and detail prefixed with the puzzle's place.
+    InPuzzle { index: usize, problem: Box<Problem> },
 }
 
 impl From<ParseError> for Problem {
@@ -156,6 +163,10 @@ impl Problem {
             Problem::InvalidCages(err) => Some(format!("/cages/{}", err.cage() - 1)),
             Problem::InvalidRegions(_) => Some("/regions".to_string()),
             Problem::InvalidConstraint(err) => Some(err.pointer.clone()),
+            Problem::InPuzzle { index, problem } => Some(format!(
+                "/puzzles/{index}{}",
+                problem.pointer().unwrap_or_default()
+            )),
             _ => None,
         }
     }
@@ -227,6 +238,19 @@ impl From<Exhausted> for Problem {
             },
             Stop::Deadline | Stop::Cancelled => Problem::Timeout,
         }
+    }
+}
+
+/// A batch's option, at its field; the count names the setting that bounds it.
+impl From<BankError> for Problem {
+    fn from(err: BankError) -> Problem {
+        let detail = match err {
+            BankError::Count { max, got } => format!(
+                "count must be from 1 to {max} (this server's generate_batch_items); got {got}"
+            ),
+            ref other => other.to_string(),
+        };
+        Problem::invalid_at(format!("/{}", err.field().replace('.', "/")), detail)
     }
 }
 
@@ -362,6 +386,7 @@ impl Problem {
             Problem::BudgetExhausted { .. } => "budget-exhausted",
             Problem::GenerationFailed { .. } => "generation-failed",
             Problem::UnsupportedMediaType { .. } => "unsupported-media-type",
+            Problem::NotAcceptable { .. } => "not-acceptable",
             Problem::BodyTooLarge => "body-too-large",
             Problem::NotFound { .. } => "not-found",
             Problem::MethodNotAllowed => "method-not-allowed",
@@ -373,6 +398,7 @@ impl Problem {
             Problem::Timeout => "timeout",
             Problem::ShuttingDown => "shutting-down",
             Problem::Internal => "internal",
+            Problem::InPuzzle { problem, .. } => problem.slug(),
         }
     }
 
@@ -393,6 +419,7 @@ impl Problem {
             | Problem::BudgetExhausted { .. }
             | Problem::GenerationFailed { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Problem::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Problem::NotAcceptable { .. } => StatusCode::NOT_ACCEPTABLE,
             Problem::BodyTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Problem::NotFound { .. } => StatusCode::NOT_FOUND,
             Problem::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -403,6 +430,7 @@ impl Problem {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             Problem::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            Problem::InPuzzle { problem, .. } => problem.status(),
         }
     }
 
@@ -421,6 +449,7 @@ impl Problem {
             Problem::BudgetExhausted { .. } => "Search budget exhausted",
             Problem::GenerationFailed { .. } => "No puzzle generated",
             Problem::UnsupportedMediaType { .. } => "Unsupported media type",
+            Problem::NotAcceptable { .. } => "No acceptable media type",
             Problem::BodyTooLarge => "Request body too large",
             Problem::NotFound { .. } => "Not found",
             Problem::MethodNotAllowed => "Method not allowed",
@@ -432,6 +461,7 @@ impl Problem {
             Problem::Timeout => "Request timed out",
             Problem::ShuttingDown => "Service shutting down",
             Problem::Internal => "Internal error",
+            Problem::InPuzzle { problem, .. } => problem.title(),
         }
     }
 
@@ -444,7 +474,8 @@ impl Problem {
             | Problem::UriTooLong { detail }
             | Problem::MalformedRequest { detail }
             | Problem::GenerationFailed { detail }
-            | Problem::UnsupportedMediaType { detail } => detail.clone(),
+            | Problem::UnsupportedMediaType { detail }
+            | Problem::NotAcceptable { detail } => detail.clone(),
             Problem::InvalidBoard { field, error } => named(field, error),
             Problem::InvalidCages(err) => err.to_string(),
             Problem::InvalidRegions(err) => err.to_string(),
@@ -489,11 +520,22 @@ impl Problem {
             }
             Problem::ShuttingDown => "the server is draining for shutdown".into(),
             Problem::Internal => "an unexpected error occurred".into(),
+            Problem::InPuzzle { index, problem } => {
+                format!("puzzles[{index}]: {}", problem.detail())
+            }
         }
     }
 
     /// The JSON body.
     pub fn body(&self) -> ProblemBody {
+        if let Problem::InPuzzle { problem, .. } = self {
+            return ProblemBody {
+                kind: format!("{TYPE_PREFIX}{}", self.slug()),
+                detail: self.detail(),
+                pointer: self.pointer(),
+                ..problem.body()
+            };
+        }
         let (row, col) = match self {
             Problem::InvalidBoard { error, .. } => {
                 let (row, col) = error.location();

@@ -4,6 +4,8 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 pub mod data;
+pub mod pdf;
+pub mod small;
 
 use std::future::Future;
 use std::io::{BufRead, BufReader};
@@ -82,6 +84,12 @@ impl TestServer {
             .unwrap()
     }
 
+    /// GET `path` and return the body as JSON, whatever the status.
+    pub async fn get_json(&self, path: &str) -> Value {
+        let text = self.get_text(path).await;
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}"))
+    }
+
     /// The value of an unlabelled metric (a gauge or counter line `name value`).
     pub async fn metric(&self, name: &str) -> f64 {
         metric_in(&self.get_text("/metrics").await, name)
@@ -138,6 +146,21 @@ pub async fn post(server: &TestServer, path: &str, body: Value) -> Response {
 }
 
 /// Asserts a 200 and returns the JSON body.
+/// The rows of a `/solve` answer's `solution` (rows form).
+pub fn solution_rows(body: &Value) -> Vec<String> {
+    body["solution"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no solution: {body}"))
+        .iter()
+        .map(|r| r.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The digit at row `r`, column `c` (0-based) of rows of digits 1-9.
+pub fn digit_at(rows: &[String], r: usize, c: usize) -> u32 {
+    rows[r].as_bytes()[c] as u32 - u32::from(b'0')
+}
+
 pub async fn ok_json(response: Response) -> Value {
     let status = response.status();
     let body: Value = response.json().await.unwrap();

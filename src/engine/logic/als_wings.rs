@@ -14,7 +14,7 @@
 
 use std::cmp::Ordering;
 
-use crate::engine::grid::{Cell, Digit};
+use crate::engine::model::grid::{Cell, Digit};
 
 use super::candidates::{digit, digits_of, indices_of, Candidates};
 use super::cellset::CellSet;

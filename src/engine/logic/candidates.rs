@@ -6,8 +6,8 @@
 
 use std::fmt;
 
-use crate::engine::board::{Board, CELLS, SIZE};
-use crate::engine::grid::{Cell, Digit};
+use crate::engine::model::board::{Board, CELLS, SIZE};
+use crate::engine::model::grid::{Cell, Digit};
 
 use super::cellset::CellSet;
 use super::geometry::Geometry;
@@ -465,8 +465,8 @@ mod tests {
 
     #[test]
     fn a_cage_that_repeats_or_misses_its_sum_is_a_contradiction() {
-        use crate::engine::grid::Shape;
-        use crate::engine::rules::{Cage, Rules};
+        use crate::engine::model::grid::Shape;
+        use crate::engine::model::rules::{Cage, Rules};
         let geometry = |cages: Vec<Cage>| {
             Geometry::for_rules(&Rules::for_cages(Shape::NINE, cages).unwrap()).unwrap()
         };
@@ -480,7 +480,7 @@ mod tests {
         // An L of three cells: r1c3 and r2c4 share only the cage, so 5 in both repeats
         // nowhere else.
         let l_shape = geometry(vec![Cage {
-            sum: 15,
+            sum: Some(15),
             cells: vec![(0, 2), (0, 3), (1, 3)],
         }]);
         let twice = board(&[(2, '5'), (12, '5')]);

@@ -6,7 +6,7 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
 
-use crate::engine::grid::{Cell, Digit};
+use crate::engine::model::grid::{Cell, Digit};
 
 /// Cells 0-80 of the grid.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -6,7 +6,7 @@
 //! a direct step only places the digit; the eliminations that justified it are not applied,
 //! so a later step may still need the full pattern.
 
-use crate::engine::grid::Cell;
+use crate::engine::model::grid::Cell;
 
 use super::candidates::{digit, digits_of, indices_of, subsets, Candidates, ALL_DIGITS};
 use super::cellset::CellSet;

@@ -7,7 +7,7 @@
 //! cell (bivalue for pairs, two or three candidates for triples), and a set needs at least two
 //! small cells seen by all its cells.
 
-use crate::engine::grid::Cell;
+use crate::engine::model::grid::Cell;
 
 use super::candidates::{digit, indices_of, Candidates};
 use super::cellset::CellSet;

@@ -5,9 +5,9 @@
 //! columns swapped. SE looks at columns as the base first, then rows; for each set of lines
 //! (ascending) every digit; and only for digits with at least `2n` places still open.
 
-use crate::engine::board::SIZE;
-use crate::engine::grid::Cell;
-use crate::engine::validate::{Unit, UnitKind};
+use crate::engine::model::board::SIZE;
+use crate::engine::model::grid::Cell;
+use crate::engine::model::validate::{Unit, UnitKind};
 
 use super::candidates::{digit, indices_of, subsets, Candidates};
 use super::cellset::CellSet;

@@ -17,17 +17,17 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::LazyLock;
 
-use crate::engine::board::{CELLS, SIZE};
-use crate::engine::constraints::House;
-use crate::engine::grid::{Cell, Shape};
-use crate::engine::rules::Rules;
-use crate::engine::validate::{Unit, UnitKind};
+use crate::engine::model::board::{CELLS, SIZE};
+use crate::engine::model::constraints::House;
+use crate::engine::model::grid::{Cell, Shape};
+use crate::engine::model::rules::Rules;
+use crate::engine::model::validate::{Unit, UnitKind};
 
 use super::cellset::CellSet;
 
-/// Houses one cell can be in: its row, column, box or region, both diagonals (the centre)
-/// and one window or hidden window.
-const MAX_CELL_HOUSES: usize = 6;
+/// Houses one cell can be in: its row, column, box or region, both diagonals (the centre),
+/// one window or hidden window, and its disjoint group.
+const MAX_CELL_HOUSES: usize = 7;
 
 /// The houses of the classic geometry: rows 0-8, columns 9-17, boxes 18-26.
 pub(crate) const ROWS: std::ops::Range<usize> = 0..9;
@@ -118,7 +118,12 @@ impl Geometry {
     }
 
     fn build(rules: &Rules, id: u64) -> Option<Geometry> {
-        if rules.shape() != Shape::NINE || rules.reaches_beyond_houses() {
+        // The Killer techniques reason over sums: a cage without one is left to the
+        // general path (basic marks and singles), like the rules beyond houses.
+        if rules.shape() != Shape::NINE
+            || rules.reaches_beyond_houses()
+            || !rules.cages().all_summed()
+        {
             return None;
         }
         let index = |cell: Cell| cell.row() * SIZE + cell.col();
@@ -143,7 +148,7 @@ impl Geometry {
                     index: i,
                 },
                 cells: cage.cells().iter().map(|&c| index(c)).collect(),
-                sum: cage.sum(),
+                sum: cage.sum().unwrap_or_else(|| unreachable!("declined above")),
             })
             .collect();
         let mut cage_of = Box::new([None; CELLS]);
@@ -388,7 +393,7 @@ fn areas(units: &[Unit], sets: &[CellSet], cages: &[CageArea], standard_boxes: b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rules::{Cage, RuleSpec};
+    use crate::engine::model::rules::{Cage, RuleSpec};
 
     #[test]
     fn classic_tables_match_units_and_peers() {
@@ -437,7 +442,7 @@ mod tests {
                 diagonals: true,
                 windows: true,
                 cages: vec![Cage {
-                    sum: 10,
+                    sum: Some(10),
                     cells: vec![(0, 0), (0, 1), (1, 1), (2, 1)],
                 }],
                 ..RuleSpec::default()
@@ -483,7 +488,7 @@ mod tests {
             &Rules::for_cages(
                 Shape::NINE,
                 vec![Cage {
-                    sum: 6,
+                    sum: Some(6),
                     cells: vec![(0, 2), (0, 3), (1, 3)],
                 }],
             )

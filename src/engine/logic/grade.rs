@@ -21,11 +21,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-#[cfg(test)]
-use crate::engine::board::ClassicPuzzle;
 use crate::engine::budget::{Budget, Exhausted, Stop};
 #[cfg(test)]
-use crate::engine::solver::Solver;
+use crate::engine::model::board::ClassicPuzzle;
+#[cfg(test)]
+use crate::engine::solve::band::Solver;
 
 use super::{Assumptions, Candidates, Rating, Technique};
 

@@ -6,11 +6,11 @@
 
 use std::fmt;
 
-use crate::engine::board::{classic_conflicts, Board, ClassicPuzzle};
 use crate::engine::budget::{Budget, Exhausted, Stop};
-use crate::engine::grid::{Cell, Digit, Grid};
-use crate::engine::solver::Solver;
-use crate::engine::validate::Conflict;
+use crate::engine::model::board::{classic_conflicts, Board, ClassicPuzzle};
+use crate::engine::model::grid::{Cell, Digit, Grid};
+use crate::engine::model::validate::Conflict;
+use crate::engine::solve::band::Solver;
 
 use super::text::capitalize;
 use super::{Assumptions, Candidates, Geometry, Step};

@@ -13,7 +13,7 @@
 
 use std::ops::Range;
 
-use crate::engine::grid::Cell;
+use crate::engine::model::grid::Cell;
 
 use super::candidates::{digit, Candidates};
 use super::cellset::CellSet;
@@ -136,10 +136,10 @@ pub fn generalized(marks: &Candidates) -> Option<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::board::{Board, CELLS};
-    use crate::engine::grid::Shape;
     use crate::engine::logic::Geometry;
-    use crate::engine::rules::{Cage, RuleSpec, Rules};
+    use crate::engine::model::board::{Board, CELLS};
+    use crate::engine::model::grid::Shape;
+    use crate::engine::model::rules::{Cage, RuleSpec, Rules};
 
     #[test]
     fn a_cage_is_not_a_way_of_seeing_for_generalized_intersections() {
@@ -151,7 +151,7 @@ mod tests {
             RuleSpec {
                 diagonals: true,
                 cages: vec![Cage {
-                    sum: 6,
+                    sum: Some(6),
                     cells: vec![(0, 2), (0, 3), (1, 3)],
                 }],
                 ..RuleSpec::default()

@@ -25,7 +25,7 @@
 //! single-house innies `medium`, unions of houses, splits and differences `hard`, and beyond
 //! that the classic patterns and chains decide, with their SE values.
 
-use crate::engine::grid::{Cell, Digit};
+use crate::engine::model::grid::{Cell, Digit};
 
 use super::candidates::{digit, digits_of, indices_of, Candidates};
 use super::cellset::CellSet;
@@ -33,8 +33,8 @@ use super::geometry::{Area, CageArea, Geometry};
 use super::rating::Rating;
 use super::text::{capitalize, list};
 use super::{Step, Technique};
-use crate::engine::board::SIZE;
-use crate::engine::sums::mask_sum;
+use crate::engine::model::board::SIZE;
+use crate::engine::model::sums::mask_sum;
 
 /// Most open cells a rule-of-45 sum is worked out over: every assignment of their candidates
 /// is tried (9^4 at most).
@@ -414,7 +414,7 @@ fn losses(cells: &[usize], eliminations: &[(Cell, Digit)]) -> String {
             None => groups.push((vec![cell], digits)),
         }
     }
-    let or = |digits: &[Digit]| crate::engine::grid::join_words(digits, "or");
+    let or = |digits: &[Digit]| crate::engine::model::grid::join_words(digits, "or");
     if let [(group, digits)] = &groups[..] {
         if group.len() == cells.len() && cells.len() > 1 {
             return format!("they cannot hold {}", or(digits));
@@ -446,7 +446,7 @@ fn ways_text(sets: &[u16]) -> String {
         0 => "no way".to_string(),
         7 => format!("{} (or one other way)", named.join(", ")),
         n if n > 7 => format!("{} (or {} other ways)", named.join(", "), n - 6),
-        _ => crate::engine::grid::join_words(&named, "or"),
+        _ => crate::engine::model::grid::join_words(&named, "or"),
     }
 }
 
@@ -870,17 +870,17 @@ fn split_step(marks: &Candidates, area: &Area, reading: &Reading, extra: u16) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::board::Board;
-    use crate::engine::grid::Shape;
     use crate::engine::logic::candidates::ALL_DIGITS;
-    use crate::engine::rules::{Cage, Rules};
+    use crate::engine::model::board::Board;
+    use crate::engine::model::grid::Shape;
+    use crate::engine::model::rules::{Cage, Rules};
 
     /// 0-based (row, column) cells with their sum.
     fn geometry(cages: &[(u32, &[(usize, usize)])]) -> Geometry {
         let cages = cages
             .iter()
             .map(|&(sum, cells)| Cage {
-                sum,
+                sum: Some(sum),
                 cells: cells.to_vec(),
             })
             .collect();

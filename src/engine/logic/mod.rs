@@ -28,11 +28,13 @@ mod chains;
 mod direct;
 mod exclusion;
 mod fish;
+pub(crate) mod general_hint;
 pub mod geometry;
 pub mod grade;
 pub mod hint;
 mod intersections;
 mod killer;
+pub(crate) mod marks;
 pub mod rating;
 pub(crate) mod search;
 mod singles;
@@ -45,10 +47,10 @@ mod work;
 
 use std::fmt;
 
-use crate::engine::board::Board;
 use crate::engine::budget::{Budget, Exhausted};
-use crate::engine::grid::{Cell, Digit};
-use crate::engine::validate::Unit;
+use crate::engine::model::board::Board;
+use crate::engine::model::grid::{Cell, Digit};
+use crate::engine::model::validate::Unit;
 
 pub use candidates::Candidates;
 pub use geometry::Geometry;
@@ -174,6 +176,11 @@ pub enum Technique {
     /// Killer: the cages mostly inside an area leave a few cells in it and stick out by a
     /// few, so the innies' sum minus the outies' sum is known.
     InnieOutieDifference,
+    /// A setter's constraint (a thermometer, an arrow, a sandwich clue...) alone, with the
+    /// digits its cells still allow, rules digits out: what the family's own rule says,
+    /// step by step. Used by hints on rule sets the logic engine does not grade; it has no
+    /// place on SE's scale, so it is in no list that grades.
+    Constraint,
 }
 
 impl Technique {
@@ -290,6 +297,7 @@ impl Technique {
             Technique::RuleOf45 => "rule_of_45",
             Technique::CageSplit => "cage_split",
             Technique::InnieOutieDifference => "innie_outie_difference",
+            Technique::Constraint => "constraint",
         }
     }
 
@@ -348,6 +356,8 @@ impl Technique {
             Technique::CageCombination | Technique::RuleOf45 => 20,
             Technique::CageSplit => 26,
             Technique::InnieOutieDifference => 28,
+            // Not graded: a nominal value near the cage techniques', which are alike.
+            Technique::Constraint => 15,
         };
         Rating::from_tenths(tenths)
     }

@@ -5,7 +5,7 @@
 
 use super::test_support::{grade, solution_of, unique_step};
 use super::*;
-use crate::engine::board::ClassicPuzzle;
+use crate::engine::model::board::ClassicPuzzle;
 
 /// A step pinned by replaying `puzzle`: the `step`-th step (0-based) taken in SE's order.
 struct Pin {

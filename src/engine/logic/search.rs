@@ -444,13 +444,13 @@ mod tests {
 
     #[test]
     fn a_finder_runs_only_where_it_can_find_something() {
-        use crate::engine::grid::Shape;
-        use crate::engine::rules::{Cage, RuleSpec, Rules};
+        use crate::engine::model::grid::Shape;
+        use crate::engine::model::rules::{Cage, RuleSpec, Rules};
         let geometry =
             |spec: RuleSpec| Geometry::for_rules(&Rules::new(Shape::NINE, spec).unwrap());
         let killer = geometry(RuleSpec {
             cages: vec![Cage {
-                sum: 3,
+                sum: Some(3),
                 cells: vec![(0, 0), (0, 1)],
             }],
             ..RuleSpec::default()

@@ -4,8 +4,8 @@
 //! (full house) 1.0, the only place of a digit in a box 1.2, in a row or column 1.5, and the
 //! only digit left in a cell (naked single) 2.3, which needs every peer of the cell checked.
 
-use crate::engine::grid::Cell;
-use crate::engine::validate::{Unit, UnitKind};
+use crate::engine::model::grid::Cell;
+use crate::engine::model::validate::{Unit, UnitKind};
 
 use super::candidates::{digit, indices_of, Candidates};
 use super::text::capitalize;

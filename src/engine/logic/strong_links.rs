@@ -15,7 +15,7 @@
 
 use std::cmp::Ordering;
 
-use crate::engine::grid::Cell;
+use crate::engine::model::grid::Cell;
 
 use super::candidates::{digit, Candidates};
 use super::cellset::CellSet;

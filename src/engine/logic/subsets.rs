@@ -6,7 +6,7 @@
 //! 5.0 and hidden 3.4 / 4.0 / 5.4, and only looks for a hidden subset where the unit has more
 //! than twice as many empty cells as the subset (otherwise the naked complement is smaller).
 
-use crate::engine::grid::{Cell, Digit};
+use crate::engine::model::grid::{Cell, Digit};
 
 use super::candidates::{digit, digits_of, indices_of, subsets, Candidates};
 use super::cellset::CellSet;

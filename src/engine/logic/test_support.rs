@@ -2,9 +2,9 @@
 //! they shadow the budgeted ones of `use super::*`).
 
 use super::*;
-use crate::engine::board::ClassicPuzzle;
 use crate::engine::budget::Budget;
-use crate::engine::solver::Solver;
+use crate::engine::model::board::ClassicPuzzle;
+use crate::engine::solve::band::Solver;
 
 pub(super) fn grade(puzzle: &ClassicPuzzle) -> Grade {
     super::grade(puzzle, &mut Solver::new(), &Budget::unlimited()).unwrap()

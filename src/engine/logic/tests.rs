@@ -6,9 +6,9 @@
 
 use super::test_support::{candidates, grade, hint, hint_with_givens, next_step, solution_of};
 use super::*;
-use crate::engine::board::{classic_conflicts, classic_digits, ClassicPuzzle};
 use crate::engine::budget::Budget;
-use crate::engine::solver::Solver;
+use crate::engine::model::board::{classic_conflicts, classic_digits, ClassicPuzzle};
+use crate::engine::solve::band::Solver;
 
 /// 1-based, as in the explanations.
 fn p(row: usize, col: usize) -> Cell {

@@ -3,8 +3,8 @@
 
 use std::fmt::Display;
 
-use crate::engine::grid::{join_words, Cell};
-use crate::engine::validate::{Unit, UnitKind};
+use crate::engine::model::grid::{join_words, Cell};
+use crate::engine::model::validate::{Unit, UnitKind};
 
 /// "a", "a and b", "a, b and c".
 pub(crate) fn list<T: Display>(items: &[T]) -> String {

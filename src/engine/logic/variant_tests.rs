@@ -3,8 +3,9 @@
 
 use super::*;
 use crate::engine::budget::Budget;
+use crate::engine::generate::variant::{generate_variant, Variant};
 use crate::engine::generate::Symmetry;
-use crate::engine::variant::{generate_variant, Variant, VariantSolver};
+use crate::engine::solve::general::GeneralSolver;
 
 /// Follows the easiest steps from the givens of a generated puzzle and checks each against
 /// the solution: a placement is the solution's digit, an elimination never removes it.
@@ -14,13 +15,13 @@ fn follow(variant: Variant, seed: u64) -> (Vec<Technique>, bool) {
         variant,
         seed,
         Symmetry::None,
-        &mut VariantSolver::new(),
+        &mut GeneralSolver::new(),
         &Budget::unlimited(),
     )
     .unwrap();
     let geometry = Geometry::for_rules(made.puzzle.rules()).unwrap();
     let board = Board::from_grid(made.puzzle.grid()).unwrap();
-    let solution = Board::from_grid(&made.solution).unwrap();
+    let solution = Board::from_grid(made.solution.grid()).unwrap();
     let mut marks = Candidates::with_geometry(&board, &geometry);
     let mut used = Vec::new();
     while let Some(step) = Assumptions::unique()
@@ -183,8 +184,8 @@ const SUKAKU_EXPLAINER: [(&str, &str, &str, f64); 18] = [
 
 #[test]
 fn x_and_hyper_ratings_agree_with_sukaku_explainer() {
-    use crate::engine::grid::Shape;
-    use crate::engine::rules::{RuleSpec, Rules};
+    use crate::engine::model::grid::Shape;
+    use crate::engine::model::rules::{RuleSpec, Rules};
     for (variant, line, technique, rating) in SUKAKU_EXPLAINER {
         let spec = RuleSpec {
             diagonals: variant == "x",
@@ -209,8 +210,8 @@ fn x_and_hyper_ratings_agree_with_sukaku_explainer() {
 
 #[test]
 fn a_cell_that_sees_every_place_of_a_digit_in_a_house_loses_it() {
-    use crate::engine::grid::{Cell, Digit, Shape};
-    use crate::engine::rules::{RuleSpec, Rules};
+    use crate::engine::model::grid::{Cell, Digit, Shape};
+    use crate::engine::model::rules::{RuleSpec, Rules};
     let spec = RuleSpec {
         diagonals: true,
         ..RuleSpec::default()

@@ -5,7 +5,7 @@
 //! `z`. XYZ-Wing: the pivot is `{x, y, z}`; then the pivot itself may be the `z`, so only cells
 //! that see all three lose `z`.
 
-use crate::engine::grid::{Cell, Digit};
+use crate::engine::model::grid::{Cell, Digit};
 
 use super::candidates::{digit, digits_of, indices_of, Candidates};
 use super::cellset::CellSet;

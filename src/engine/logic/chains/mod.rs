@@ -25,8 +25,8 @@ mod propagate;
 mod reach;
 mod unary;
 
-use crate::engine::board::{CELLS, SIZE};
-use crate::engine::grid::{Cell, Digit};
+use crate::engine::model::board::{CELLS, SIZE};
+use crate::engine::model::grid::{Cell, Digit};
 
 use super::candidates::{digit, indices_of, Candidates};
 use super::cellset::CellSet;

@@ -18,7 +18,7 @@
 
 use std::cmp::Ordering;
 
-use crate::engine::grid::Cell;
+use crate::engine::model::grid::Cell;
 
 use super::super::candidates::{digit, indices_of, Candidates};
 use super::super::rating::{length_steps, ExactRating};

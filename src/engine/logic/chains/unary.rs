@@ -17,7 +17,7 @@
 
 use std::cmp::Ordering;
 
-use crate::engine::grid::Cell;
+use crate::engine::model::grid::Cell;
 
 use super::super::candidates::{digit, indices_of, Candidates};
 use super::super::cellset::CellSet;
@@ -457,8 +457,8 @@ fn to_step(marks: &Candidates, found: Found) -> Step {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::board::Board;
-    use crate::engine::grid::Digit;
+    use crate::engine::model::board::Board;
+    use crate::engine::model::grid::Digit;
 
     fn open_grid_with_5_only_at(units: &[(usize, &[usize])]) -> Candidates<'static> {
         let mut marks = Candidates::new(&Board::empty());

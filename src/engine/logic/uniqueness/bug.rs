@@ -14,7 +14,7 @@
 //! digit that has other than two places in a unit. Like Sukaku Explainer, when all such digits
 //! are the same one, every cell with a third candidate among its places counts.
 
-use crate::engine::grid::Cell;
+use crate::engine::model::grid::Cell;
 
 use super::super::candidates::{digit, digits_of, indices_of, Candidates};
 use super::super::cellset::CellSet;

@@ -15,7 +15,7 @@
 
 use std::cmp::Ordering;
 
-use crate::engine::grid::Cell;
+use crate::engine::model::grid::Cell;
 
 use super::super::candidates::{digit, digits_of, indices_of, subsets, Candidates, ALL_DIGITS};
 use super::super::cellset::CellSet;

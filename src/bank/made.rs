@@ -1,0 +1,179 @@
+//! One generated puzzle, from what was asked to the object `/v1/generate` answers: the same
+//! steps for `/v1/generate`, `/v1/daily`, each line of `/v1/generate/batch` and each line of
+//! `sudoku-service generate`, so a seed gives the same object everywhere.
+
+use std::ops::RangeInclusive;
+
+use crate::engine::{
+    Budget, Engine, EngineError, Grade, Grid, Puzzle, Rating, Symmetry, Variant, GENERATOR_VERSION,
+};
+use crate::shapes::{BoardText, GenerateResponse, GradeJson, RulesJson, SeedJson};
+
+/// The symmetries by the names requests and the CLI give them.
+pub const SYMMETRIES: [(&str, Symmetry); 2] = [
+    ("none", Symmetry::None),
+    ("rotational", Symmetry::Rotational),
+];
+
+/// The board forms by name: `true` for rows (nine strings), `false` for one line.
+pub const FORMATS: [(&str, bool); 2] = [("rows", true), ("line", false)];
+
+/// What to generate: a puzzle of a variant (classic: `None`) in a rating range, or a
+/// variant's minimal puzzle without a grade (no level asked for).
+#[derive(Debug, Clone)]
+pub enum Wanted {
+    Rated(Option<Variant>, RangeInclusive<Rating>),
+    Unrated(Variant),
+}
+
+/// A generation request, read and checked: what to make, how, and in which board form.
+#[derive(Debug, Clone)]
+pub struct Asked {
+    what: Wanted,
+    symmetry: Symmetry,
+    as_rows: bool,
+}
+
+impl Asked {
+    /// `what` with `symmetry`, its boards as rows (or one line each); refused when no
+    /// puzzle of that variant can have the ratings asked for.
+    pub fn new(what: Wanted, symmetry: Symmetry, as_rows: bool) -> Result<Asked, EngineError> {
+        if let Wanted::Rated(variant, ratings) = &what {
+            Engine::check_reachable(*variant, ratings)?;
+        }
+        Ok(Asked {
+            what,
+            symmetry,
+            as_rows,
+        })
+    }
+
+    /// The variant asked for; `None` for classic.
+    pub fn variant(&self) -> Option<Variant> {
+        match &self.what {
+            Wanted::Rated(variant, _) => *variant,
+            Wanted::Unrated(variant) => Some(*variant),
+        }
+    }
+
+    /// Everything a seeded answer depends on besides the seed, as text: the variant, the
+    /// ratings asked for, the symmetry and the board form, each as the generator reads it (so
+    /// `difficulty=hard` and `rating=2.6-4.0` have the same key), and the generator's
+    /// version, which changes whenever a seed may give another puzzle.
+    pub fn key(&self) -> String {
+        let asked = match &self.what {
+            Wanted::Rated(variant, ratings) => format!(
+                "{};{}-{}",
+                variant.map_or("classic", Variant::name),
+                ratings.start().tenths(),
+                ratings.end().tenths()
+            ),
+            Wanted::Unrated(variant) => format!("{};unrated", variant.name()),
+        };
+        format!(
+            "generator {GENERATOR_VERSION};{asked};{:?};rows {};canonical",
+            self.symmetry, self.as_rows
+        )
+    }
+}
+
+/// A generation's result, before it is rendered: the puzzle, its solution, its grade (absent
+/// for a variant generated without a level) and, for a classic puzzle, its canonical form.
+pub struct Made {
+    puzzle: Puzzle,
+    solution: Grid,
+    grade: Option<Grade>,
+    canonical: Option<Puzzle>,
+}
+
+impl Made {
+    /// How many cells are given.
+    pub fn clues(&self) -> usize {
+        self.puzzle.grid().given_count()
+    }
+
+    /// The puzzle made.
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.puzzle
+    }
+
+    /// Its solution.
+    pub fn solution(&self) -> &Grid {
+        &self.solution
+    }
+
+    /// Its grade (absent for a variant generated without a level).
+    pub fn grade(&self) -> Option<&Grade> {
+        self.grade.as_ref()
+    }
+
+    /// The id of the canonical form (classic puzzles only).
+    pub fn canonical_id(&self) -> Option<String> {
+        self.canonical.as_ref().map(Puzzle::id)
+    }
+}
+
+/// Generates what `asked` wants from `seed`, on a solver thread; a classic puzzle's canonical
+/// form is found in the same job (tens of microseconds beside the generation).
+pub fn make(
+    engine: &mut Engine,
+    budget: &Budget,
+    asked: &Asked,
+    seed: u64,
+) -> Result<Made, EngineError> {
+    let made = match &asked.what {
+        Wanted::Unrated(variant) => {
+            engine.generate_variant(*variant, seed, asked.symmetry, budget)?
+        }
+        Wanted::Rated(variant, ratings) => {
+            engine.generate(*variant, ratings.clone(), seed, asked.symmetry, budget)?
+        }
+    };
+    let canonical = match asked.variant() {
+        None => Some(engine.canonical(&made.puzzle, budget)?),
+        Some(_) => None,
+    };
+    Ok(Made {
+        solution: made.solution.grid().clone(),
+        puzzle: made.puzzle,
+        grade: made.grade,
+        canonical,
+    })
+}
+
+/// `made` as `/generate` answers it.
+pub fn respond(made: &Made, asked: &Asked, seed: u64) -> GenerateResponse {
+    let render = |grid: &Grid| {
+        if asked.as_rows {
+            BoardText::Rows(grid.to_rows())
+        } else {
+            BoardText::Line(grid.to_line())
+        }
+    };
+    let Made {
+        puzzle,
+        solution,
+        grade,
+        canonical,
+    } = made;
+    GenerateResponse {
+        id: puzzle.id(),
+        variant: asked.variant().map_or("classic", Variant::name),
+        board: render(puzzle.grid()),
+        solution: render(solution),
+        canonical: canonical.as_ref().map(|form| render(form.grid())),
+        canonical_id: canonical.as_ref().map(Puzzle::id),
+        difficulty: grade
+            .as_ref()
+            .and_then(|g| g.difficulty())
+            .map(|d| d.name()),
+        seed: SeedJson(seed),
+        symmetry: match asked.symmetry {
+            Symmetry::None => "none",
+            Symmetry::Rotational => "rotational",
+        },
+        clues: puzzle.grid().given_count(),
+        grade: grade.as_ref().map(GradeJson::from),
+        rules: RulesJson::new(puzzle.rules(), asked.as_rows),
+    }
+}

@@ -1,0 +1,882 @@
+//! Seeded puzzle generation at a requested level or Sudoku Explainer rating range.
+//!
+//! # How
+//! 1. A random full grid: a depth-first fill that picks the most constrained cell and tries its
+//!    digits in shuffled order (on an empty grid this almost never backtracks).
+//! 2. Clues are removed in a shuffled order (for [`Symmetry::Rotational`], a cell together with
+//!    its 180-degree twin) while the puzzle keeps exactly one solution
+//!    ([`Solver::count_solutions`] with limit 2). This minimal puzzle is rated, the rating
+//!    stopping as soon as a step above the requested maximum shows it is too hard.
+//! 3. Too hard: removed clues go back one at a time, in shuffled order, until the rating is in
+//!    range; a clue that would make it easier than the minimum is skipped.
+//! 4. Too easy but within 2.0 of the minimum: a local search climbs: one clue moves to another
+//!    cell (keeping one solution, then made minimal again), and the move is kept when the
+//!    rating does not drop, until it is in range or the moves run out. From further below, a
+//!    fresh minimal puzzle is cheaper.
+//! 5. Still off target: another removal order, then a fresh grid, until the caller's work
+//!    budget or [`MAX_RATINGS`] runs out.
+//!
+//! # Contract
+//! A returned puzzle has exactly one solution and its rating is in the requested range (a
+//! puzzle beyond every technique counts as in range only when the range has no upper bound,
+//! as for `extreme`), and its whole grade takes at most [`GRADE_WORK`] units. When the work budget or [`MAX_RATINGS`] runs out first,
+//! [`GenerateError::NotFound`] is returned instead: never a puzzle outside the request. Every
+//! count and rating is charged to the caller's [`Budget`]; its deadline or cancellation stops
+//! the search too ([`GenerateError::Stopped`]). Deterministic: the same request, seed and
+//! work budget give the same puzzle on every platform.
+
+pub(crate) mod killer;
+pub(crate) mod variant;
+
+use std::ops::RangeInclusive;
+
+use crate::engine::budget::{Budget, Exhausted, Stop};
+use crate::engine::logic::grade::grade_marks;
+use crate::engine::logic::{
+    Assumptions, Candidates, Difficulty, Finish, Geometry, Grade, Rating, Stopped,
+};
+use crate::engine::model::board::{Board, ClassicPuzzle, CELLS};
+use crate::engine::model::grid::{Cell, Grid, Shape};
+use crate::engine::model::puzzle::{Puzzle, Solution};
+use crate::engine::model::rules::Rules;
+use crate::engine::random::SplitMix64;
+use crate::engine::solve::band::Solver;
+
+/// The generators' version: bumped whenever a request and seed may give another puzzle than
+/// before (a changed method, technique, rating or work meter), so that the entity tags of
+/// cached generations change with it. 2: work units calibrated against CPU time.
+pub const GENERATOR_VERSION: u32 = 2;
+
+/// Which clue patterns are allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Symmetry {
+    /// Clues anywhere.
+    #[default]
+    None,
+    /// The clue pattern looks the same after a half turn (the classic newspaper look).
+    Rotational,
+}
+
+/// A generated puzzle of any rule set, with its solution, and its grade when it was made for
+/// a rating range (an unrated generation is minimal, not graded): the one answer type of the
+/// classic, variant and Killer generators, rated or not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The givens and the rules they are played by (a Jigsaw's regions and a Killer's cages
+    /// are drawn with it).
+    pub puzzle: Puzzle,
+    pub solution: Solution,
+    pub grade: Option<Grade>,
+    /// Removal orders tried, for measuring.
+    pub attempts: u32,
+    /// Puzzles rated, for measuring.
+    pub ratings: u32,
+}
+
+impl Generated {
+    /// The puzzle of `givens` taken from `solution`, under `rules`.
+    ///
+    /// Panics only on a generator bug: the givens are a subset of `solution`, a full grid that
+    /// obeys `rules`, so no two of them clash and the rules fit the grid's shape, which is all
+    /// [`Puzzle::new`] checks.
+    pub(crate) fn from_solution(givens: Grid, rules: Rules, solution: Grid) -> Generated {
+        let puzzle = Puzzle::new(givens, rules)
+            .unwrap_or_else(|err| unreachable!("the givens of a valid grid clash: {err}"));
+        Generated {
+            puzzle,
+            solution: Solution::new(solution),
+            grade: None,
+            attempts: 1,
+            ratings: 0,
+        }
+    }
+
+    /// The same puzzle with its grade and what the generation took to find it.
+    pub(crate) fn graded(self, grade: Grade, attempts: u32, ratings: u32) -> Generated {
+        Generated {
+            grade: Some(grade),
+            attempts,
+            ratings,
+            ..self
+        }
+    }
+}
+
+/// Why no puzzle was returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    /// The range asks for nothing: its minimum is above its maximum, or its maximum below
+    /// the lowest rating a puzzle can have.
+    #[error("no puzzle is rated {min} to {max}: a puzzle's rating is {LOWEST} or more")]
+    EmptyRange { min: Rating, max: Rating },
+    /// The generator's limit (its work budget, its deadline, or [`MAX_RATINGS`] candidates)
+    /// was reached before a puzzle in range was found; another seed may succeed.
+    #[error(
+        "no puzzle rated {} found within the generator's {limit} ({ratings} puzzles rated, \
+         {work} units of work)",
+        range_text(*.min, *.max)
+    )]
+    NotFound {
+        min: Rating,
+        max: Rating,
+        ratings: u32,
+        work: u64,
+        limit: Limit,
+    },
+    /// The range starts above the highest rating this generator has ever produced: refused
+    /// at once rather than searched for until the budget runs out.
+    #[error(
+        "{kind} puzzles are generated up to rating {highest}; no generator here reaches {}",
+        range_text(*.min, *.max)
+    )]
+    Unreachable {
+        kind: &'static str,
+        min: Rating,
+        max: Rating,
+        highest: Rating,
+    },
+    /// The caller's cancellation stopped the search.
+    #[error(transparent)]
+    Stopped(#[from] Exhausted),
+}
+
+/// "6.5 to 7.5", or "9.0 or more" for a range without a maximum.
+pub fn range_text(min: Rating, max: Rating) -> String {
+    if max.tenths() == u16::MAX {
+        format!("{min} or more")
+    } else {
+        format!("{min} to {max}")
+    }
+}
+
+/// Which of the generator's limits ended a search that found nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The work budget.
+    Work,
+    /// The deadline: a generation has one ahead of its request's time limit, so a search
+    /// that runs long ends with an answer that says so, not with a timeout.
+    Time,
+    /// [`MAX_RATINGS`] candidates rated.
+    Ratings,
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Limit::Work => "work budget",
+            Limit::Time => "time limit",
+            Limit::Ratings => "limit of candidates",
+        })
+    }
+}
+
+/// Puzzles rated per call at most: bounds a call whatever its budget (the service's
+/// generation budget usually ends a hopeless search first: rotational `extreme` puzzles take
+/// up to a few thousand ratings).
+const MAX_RATINGS: u32 = 10_000;
+/// The lowest rating a puzzle can have: a full house.
+const LOWEST: Rating = Rating::from_tenths(10);
+/// Removal orders tried on one full grid before drawing a new one.
+const ORDERS_PER_GRID: u32 = 2;
+/// Clue moves tried when climbing from a too-easy puzzle.
+const CLIMB_MOVES: u32 = 16;
+/// Climbing only pays off from puzzles this close (in tenths) below the minimum; from further
+/// down a fresh minimal puzzle is the cheaper bet.
+const CLIMB_REACH: u16 = 20;
+
+/// A puzzle of `difficulty` (its SE rating in the level's band), determined by `seed` and
+/// `symmetry`. See the module docs for the method and the contract. The engine asks by
+/// rating range ([`generate_rated`]); the tests by level.
+#[cfg(test)]
+pub fn generate(
+    difficulty: Difficulty,
+    seed: u64,
+    symmetry: Symmetry,
+    solver: &mut Solver,
+    budget: &Budget,
+) -> Result<Generated, GenerateError> {
+    generate_rated(difficulty.ratings(), seed, symmetry, solver, budget)
+}
+
+/// A puzzle whose SE rating is in `range` (both ends included), determined by `seed` and
+/// `symmetry`.
+pub fn generate_rated(
+    range: RangeInclusive<Rating>,
+    seed: u64,
+    symmetry: Symmetry,
+    solver: &mut Solver,
+    budget: &Budget,
+) -> Result<Generated, GenerateError> {
+    generate_for(&mut ClassicTarget { solver }, range, seed, symmetry, budget)
+}
+
+/// What the generator needs of a rule set: full grids to carve, a uniqueness check and a
+/// grade. Classic Sudoku is one [`Target`]; each 9x9 variant with givens is another (see
+/// `variant::generate`), so every rule set is generated the same way.
+pub(crate) trait Target {
+    /// A full grid obeying the rules, drawn from `rng`; a target may draw new rules with it
+    /// (a Jigsaw target draws new regions), which then hold until the next draw.
+    fn new_grid(&mut self, rng: &mut SplitMix64, budget: &Budget) -> Result<Board, Exhausted>;
+    /// Whether `givens` have exactly one solution under the rules.
+    fn is_unique(&mut self, givens: &Board, budget: &Budget) -> Result<bool, Exhausted>;
+    /// The houses of the last grid drawn, for grading.
+    fn geometry(&self) -> &Geometry;
+    /// The rules of the last grid drawn.
+    fn rules(&self) -> Rules;
+
+    /// The grade of `givens` (known to be unique), stopping at the first step above
+    /// `stop_above` when given.
+    fn grade(
+        &self,
+        givens: &Board,
+        stop_above: Option<Rating>,
+        budget: &Budget,
+    ) -> Result<Grade, Exhausted> {
+        let marks = Candidates::with_geometry(givens, self.geometry());
+        grade_marks(marks, &Assumptions::unique(), stop_above, budget)
+    }
+}
+
+/// Classic Sudoku: random grids, the band solver, SE's techniques.
+struct ClassicTarget<'a> {
+    solver: &'a mut Solver,
+}
+
+impl Target for ClassicTarget<'_> {
+    fn new_grid(&mut self, rng: &mut SplitMix64, _: &Budget) -> Result<Board, Exhausted> {
+        Ok(random_grid(rng))
+    }
+
+    fn is_unique(&mut self, givens: &Board, budget: &Budget) -> Result<bool, Exhausted> {
+        let Ok(puzzle) = ClassicPuzzle::new(*givens) else {
+            return Ok(false);
+        };
+        Ok(self.solver.count_solutions(&puzzle, 2, budget)?.count == 1)
+    }
+
+    fn geometry(&self) -> &Geometry {
+        Geometry::classic()
+    }
+
+    fn rules(&self) -> Rules {
+        Rules::classic(Shape::NINE)
+    }
+}
+
+/// [`generate_rated`] for any target: the method of the module docs.
+pub(crate) fn generate_for(
+    target: &mut impl Target,
+    range: RangeInclusive<Rating>,
+    seed: u64,
+    symmetry: Symmetry,
+    budget: &Budget,
+) -> Result<Generated, GenerateError> {
+    let (min, max) = (*range.start(), *range.end());
+    let range = checked_range(range)?;
+    let mut search = Search {
+        rng: SplitMix64::new(seed),
+        target,
+        budget,
+        range,
+        ratings: 0,
+        symmetry,
+    };
+    let mut grid = None;
+    run_attempts(min..=max, MAX_RATINGS, budget, |attempt| {
+        let found = search.next_grid(&mut grid, attempt - 1).and_then(|grid| {
+            let Some((puzzle, mut grade)) = search.attempt(&grid)? else {
+                return Ok(None);
+            };
+            if max.tenths() == u16::MAX {
+                // The search stopped at the first step reaching the minimum: finish the grade.
+                let target = &search.target;
+                match whole_grade(budget, |trial| target.grade(&puzzle, None, trial))? {
+                    Some(whole) => grade = whole,
+                    None => return Ok(None),
+                }
+            }
+            Ok(Some(
+                Generated::from_solution(puzzle.to_grid(), search.target.rules(), grid.to_grid())
+                    .graded(grade, attempt, search.ratings),
+            ))
+        });
+        (found, search.ratings)
+    })
+}
+
+/// Work a generated puzzle's whole grade may take. A puzzle whose grade needs more (the
+/// longest dynamic forcing chains) is dropped and the search goes on, so that `/grade`
+/// re-grades every generated puzzle within the service's default work budget (250,000).
+pub(crate) const GRADE_WORK: u64 = 200_000;
+
+/// The whole grade `grade` works out under a trial of [`GRADE_WORK`] units of `budget`;
+/// `None` when that is not enough. A deadline or cancellation is an error.
+pub(crate) fn whole_grade(
+    budget: &Budget,
+    grade: impl FnOnce(&Budget) -> Result<Grade, Exhausted>,
+) -> Result<Option<Grade>, Exhausted> {
+    let trial = budget.trial(GRADE_WORK);
+    let graded = grade(&trial);
+    budget.absorb(&trial)?;
+    match graded {
+        Ok(grade) => Ok(Some(grade)),
+        Err(exhausted) if exhausted.stop == Stop::Work => Ok(None),
+        Err(exhausted) => Err(exhausted),
+    }
+}
+
+/// Calls `attempt` with attempt numbers 1, 2, ... until one yields a puzzle (returned, with
+/// the attempts and ratings counted) or `max_ratings` puzzles were rated (the second value
+/// `attempt` returns) or the work budget or its deadline ran out: then
+/// [`GenerateError::NotFound`] for `asked`, saying which limit and what was done. A
+/// cancellation is the caller's, and is returned as it is.
+pub(crate) fn run_attempts(
+    asked: RangeInclusive<Rating>,
+    max_ratings: u32,
+    budget: &Budget,
+    mut attempt: impl FnMut(u32) -> (Result<Option<Generated>, Exhausted>, u32),
+) -> Result<Generated, GenerateError> {
+    let (mut attempts, mut ratings) = (0, 0);
+    let mut limit = Limit::Ratings;
+    while ratings < max_ratings {
+        attempts += 1;
+        let (found, rated) = attempt(attempts);
+        ratings = rated;
+        match found {
+            Ok(Some(mut generated)) => {
+                generated.attempts = attempts;
+                generated.ratings = ratings;
+                return Ok(generated);
+            }
+            Ok(None) => {}
+            // Out of work or time is the generator's limit like `max_ratings`;
+            // cancellation is the caller's.
+            Err(exhausted) if exhausted.stop == Stop::Work => {
+                limit = Limit::Work;
+                break;
+            }
+            Err(exhausted) if exhausted.stop == Stop::Deadline => {
+                limit = Limit::Time;
+                break;
+            }
+            Err(exhausted) => return Err(exhausted.into()),
+        }
+    }
+    Err(GenerateError::NotFound {
+        min: *asked.start(),
+        max: *asked.end(),
+        ratings,
+        work: budget.used(),
+        limit,
+    })
+}
+
+/// `range` with its minimum raised to the lowest rating a puzzle can have (a full grid has
+/// rating 0 but is no puzzle); an error when nothing is left.
+pub(crate) fn checked_range(
+    range: RangeInclusive<Rating>,
+) -> Result<RangeInclusive<Rating>, GenerateError> {
+    let (min, max) = (*range.start(), *range.end());
+    if min > max || max < LOWEST {
+        return Err(GenerateError::EmptyRange { min, max });
+    }
+    Ok(min.max(LOWEST)..=max)
+}
+
+/// Where a grade falls against the requested range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fit {
+    TooEasy,
+    InRange,
+    TooHard,
+}
+
+/// Where a grade rated with [`stop_for`] falls against `range`. A grade that stopped before
+/// the end knows only a bound: it fits a range without a maximum when the bound reaches the
+/// minimum, or when no technique applies and the range starts within the extreme level
+/// (whose definition is "9.0 and up, or beyond every technique"); otherwise it counts as too
+/// hard, never as in range.
+pub(crate) fn fit(grade: &Grade, range: &RangeInclusive<Rating>) -> Fit {
+    let (min, max) = (*range.start(), *range.end());
+    let open = max.tenths() == u16::MAX;
+    match grade.finish {
+        Finish::Rated(rating) if rating > max => Fit::TooHard,
+        Finish::Rated(rating) if rating < min => Fit::TooEasy,
+        Finish::Rated(_) => Fit::InRange,
+        Finish::Stopped { at_least, .. } if open && at_least >= min => Fit::InRange,
+        Finish::Stopped {
+            why: Stopped::NoTechnique,
+            ..
+        } if open && min <= *Difficulty::Extreme.ratings().start() => Fit::InRange,
+        Finish::Stopped { .. } => Fit::TooHard,
+    }
+}
+
+/// Where a rating for `range` may stop: at the first step above its maximum; without a
+/// maximum, at the first step reaching its minimum (the caller grades an accepted puzzle in
+/// full).
+pub(crate) fn stop_for(range: &RangeInclusive<Rating>) -> Rating {
+    if range.end().tenths() == u16::MAX {
+        Rating::from_tenths(range.start().tenths().saturating_sub(1))
+    } else {
+        *range.end()
+    }
+}
+
+/// `grid` made minimal: its units removed in a shuffled order (pairs of twins with
+/// rotational symmetry) while the puzzle stays unique. Returns it and the units removed.
+pub(crate) fn minimal(
+    grid: &Board,
+    symmetry: Symmetry,
+    rng: &mut SplitMix64,
+    target: &mut impl Target,
+    budget: &Budget,
+) -> Result<(Board, Vec<(usize, usize)>), Exhausted> {
+    let mut order = removal_units(symmetry);
+    rng.shuffle(&mut order);
+    carve(*grid, &order, target, budget)
+}
+
+/// One call's state: randomness, the target, the budget, the range and the work done.
+struct Search<'a, T: Target> {
+    rng: SplitMix64,
+    target: &'a mut T,
+    budget: &'a Budget,
+    range: RangeInclusive<Rating>,
+    ratings: u32,
+    symmetry: Symmetry,
+}
+
+impl<T: Target> Search<'_, T> {
+    /// The grid for attempt number `attempts`: a new one every [`ORDERS_PER_GRID`] attempts.
+    fn next_grid(&mut self, grid: &mut Option<Board>, attempts: u32) -> Result<Board, Exhausted> {
+        match grid {
+            Some(current) if attempts % ORDERS_PER_GRID != 0 => Ok(*current),
+            _ => {
+                let drawn = self.target.new_grid(&mut self.rng, self.budget)?;
+                *grid = Some(drawn);
+                Ok(drawn)
+            }
+        }
+    }
+
+    /// Rates `puzzle`, stopping early once a step shows it is above the range.
+    fn rate(&mut self, puzzle: &Board) -> Result<(Grade, Fit), Exhausted> {
+        self.ratings += 1;
+        let grade = self
+            .target
+            .grade(puzzle, Some(stop_for(&self.range)), self.budget)?;
+        let fit = fit(&grade, &self.range);
+        Ok((grade, fit))
+    }
+
+    /// One removal order on `grid`: carve, then descend or climb towards the range.
+    fn attempt(&mut self, grid: &Board) -> Result<Option<(Board, Grade)>, Exhausted> {
+        let (puzzle, mut removed) =
+            minimal(grid, self.symmetry, &mut self.rng, self.target, self.budget)?;
+        let (grade, fit) = self.rate(&puzzle)?;
+        match fit {
+            Fit::InRange => Ok(Some((puzzle, grade))),
+            Fit::TooHard => {
+                self.rng.shuffle(&mut removed);
+                self.descend(grid, puzzle, &removed)
+            }
+            Fit::TooEasy
+                if grade.lower_bound().tenths() + CLIMB_REACH >= self.range.start().tenths() =>
+            {
+                self.climb(grid, puzzle, grade)
+            }
+            Fit::TooEasy => Ok(None),
+        }
+    }
+
+    /// Puts removed units back one at a time until the rating is in range; a unit whose
+    /// return makes the puzzle too easy is left out again.
+    fn descend(
+        &mut self,
+        grid: &Board,
+        mut board: Board,
+        removed: &[(usize, usize)],
+    ) -> Result<Option<(Board, Grade)>, Exhausted> {
+        for &unit in removed {
+            if self.ratings >= MAX_RATINGS {
+                return Ok(None);
+            }
+            let mut candidate = board;
+            restore(&mut candidate, grid, unit);
+            match self.rate(&candidate)? {
+                (grade, Fit::InRange) => return Ok(Some((candidate, grade))),
+                (_, Fit::TooHard) => board = candidate,
+                (_, Fit::TooEasy) => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// Local search from a too-easy minimal puzzle: move one clue unit to an empty unit,
+    /// make the result minimal again, and keep the move when the rating does not drop.
+    fn climb(
+        &mut self,
+        grid: &Board,
+        mut puzzle: Board,
+        mut grade: Grade,
+    ) -> Result<Option<(Board, Grade)>, Exhausted> {
+        for _ in 0..CLIMB_MOVES {
+            if self.ratings >= MAX_RATINGS {
+                return Ok(None);
+            }
+            let units = removal_units(self.symmetry);
+            let filled: Vec<(usize, usize)> = units
+                .iter()
+                .copied()
+                .filter(|&(a, _)| puzzle.get(Cell::from_index(a)).is_some())
+                .collect();
+            let empty: Vec<(usize, usize)> = units
+                .iter()
+                .copied()
+                .filter(|&(a, _)| puzzle.get(Cell::from_index(a)).is_none())
+                .collect();
+            if filled.is_empty() || empty.is_empty() {
+                return Ok(None);
+            }
+            let out = filled[self.rng.below(filled.len())];
+            let into = empty[self.rng.below(empty.len())];
+            let mut board = puzzle;
+            for i in [out.0, out.1] {
+                board.set(Cell::from_index(i), None);
+            }
+            restore(&mut board, grid, into);
+            if !self.target.is_unique(&board, self.budget)? {
+                continue;
+            }
+            let mut order: Vec<(usize, usize)> = units
+                .into_iter()
+                .filter(|&(a, _)| board.get(Cell::from_index(a)).is_some() && (a, a) != into)
+                .collect();
+            self.rng.shuffle(&mut order);
+            let (minimal, _) = carve(board, &order, self.target, self.budget)?;
+            let (next, fit) = self.rate(&minimal)?;
+            match fit {
+                Fit::InRange => return Ok(Some((minimal, next))),
+                Fit::TooEasy if next.lower_bound() >= grade.lower_bound() => {
+                    puzzle = minimal;
+                    grade = next;
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Gives the cells of `unit` their digits from `grid`.
+fn restore(board: &mut Board, grid: &Board, (a, b): (usize, usize)) {
+    for i in [a, b] {
+        board.set(Cell::from_index(i), grid.get(Cell::from_index(i)));
+    }
+}
+
+/// Removes the units of `order` from `puzzle` one by one, keeping each removal that leaves a
+/// unique puzzle. Returns the puzzle and the units removed, in order.
+fn carve(
+    mut puzzle: Board,
+    order: &[(usize, usize)],
+    target: &mut impl Target,
+    budget: &Budget,
+) -> Result<(Board, Vec<(usize, usize)>), Exhausted> {
+    let mut removed = Vec::new();
+    for &(a, b) in order {
+        let mut board = puzzle;
+        board.set(Cell::from_index(a), None);
+        board.set(Cell::from_index(b), None);
+        if board == puzzle || !target.is_unique(&board, budget)? {
+            continue;
+        }
+        puzzle = board;
+        removed.push((a, b));
+    }
+    Ok((puzzle, removed))
+}
+
+/// Cells removed together: single cells, or a cell and its 180-degree twin (the centre twice).
+fn removal_units(symmetry: Symmetry) -> Vec<(usize, usize)> {
+    match symmetry {
+        Symmetry::None => (0..CELLS).map(|i| (i, i)).collect(),
+        Symmetry::Rotational => (0..=CELLS / 2).map(|i| (i, CELLS - 1 - i)).collect(),
+    }
+}
+
+/// A random full grid. Falls back to a fixed valid pattern if the fill ever ran out of its node
+/// budget (it does not on an empty grid; the budget only bounds the work).
+fn random_grid(rng: &mut SplitMix64) -> Board {
+    let mut cells = [0u8; CELLS];
+    let mut used = [0u16; 27];
+    let mut budget = 100_000u32;
+    if fill(&mut cells, &mut used, rng, &mut budget) {
+        Board::from_raw(cells)
+    } else {
+        pattern_grid()
+    }
+}
+
+/// Row, column and box slots of cell `i` in the `used` masks.
+fn slots(i: usize) -> [usize; 3] {
+    let (r, c) = (i / 9, i % 9);
+    [r, 9 + c, 18 + (r / 3) * 3 + c / 3]
+}
+
+fn fill(
+    cells: &mut [u8; CELLS],
+    used: &mut [u16; 27],
+    rng: &mut SplitMix64,
+    budget: &mut u32,
+) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let mut best: Option<(usize, u16)> = None;
+    for i in (0..CELLS).filter(|&i| cells[i] == 0) {
+        let free = !slots(i).iter().fold(0, |acc, &s| acc | used[s]) & 0x1FF;
+        if best.is_none_or(|(_, f)| free.count_ones() < f.count_ones()) {
+            best = Some((i, free));
+            if free.count_ones() <= 1 {
+                break;
+            }
+        }
+    }
+    let Some((i, free)) = best else {
+        return true;
+    };
+    let mut digits: Vec<u8> = (1..=9u8).filter(|d| free & (1 << (d - 1)) != 0).collect();
+    rng.shuffle(&mut digits);
+    for d in digits {
+        let bit = 1u16 << (d - 1);
+        cells[i] = d;
+        slots(i).iter().for_each(|&s| used[s] |= bit);
+        if fill(cells, used, rng, budget) {
+            return true;
+        }
+        cells[i] = 0;
+        slots(i).iter().for_each(|&s| used[s] &= !bit);
+    }
+    false
+}
+
+/// A valid full grid by formula: row `r` is the base row shifted by `3 * (r % 3) + r / 3`.
+fn pattern_grid() -> Board {
+    let mut cells = [0u8; CELLS];
+    for (i, cell) in cells.iter_mut().enumerate() {
+        let (r, c) = (i / 9, i % 9);
+        *cell = ((3 * (r % 3) + r / 3 + c) % 9 + 1) as u8;
+    }
+    Board::from_raw(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::logic::grade;
+    use crate::engine::model::grid::Shape;
+    use crate::engine::model::rules::Rules;
+    use crate::engine::model::validate::validate;
+
+    fn rated(
+        range: RangeInclusive<Rating>,
+        seed: u64,
+        symmetry: Symmetry,
+    ) -> Result<Generated, GenerateError> {
+        generate_rated(
+            range,
+            seed,
+            symmetry,
+            &mut Solver::new(),
+            &Budget::unlimited(),
+        )
+    }
+
+    fn make(difficulty: Difficulty, seed: u64, symmetry: Symmetry) -> Generated {
+        rated(difficulty.ratings(), seed, symmetry).unwrap()
+    }
+
+    fn check(g: &Generated, range: &RangeInclusive<Rating>, symmetry: Symmetry) {
+        let board = Board::from_grid(g.puzzle.grid()).unwrap();
+        let puzzle = ClassicPuzzle::new(board).unwrap();
+        let graded = g
+            .grade
+            .as_ref()
+            .expect("a rated generation grades its puzzle");
+        let mut solver = Solver::new();
+        let counted = solver
+            .count_solutions(&puzzle, 2, &Budget::unlimited())
+            .unwrap();
+        assert!(counted.is_unique(), "{}", g.puzzle.grid());
+        assert_eq!(
+            counted.first.map(|b| b.to_grid()).as_ref(),
+            Some(g.solution.grid())
+        );
+        assert!(validate(g.solution.grid(), &Rules::classic(Shape::NINE)).solved);
+        assert_eq!(
+            &grade(&puzzle, &mut solver, &Budget::unlimited()).unwrap(),
+            graded
+        );
+        assert!(
+            fit(graded, range) == Fit::InRange,
+            "{:?} not in {range:?}",
+            graded.finish
+        );
+        if symmetry == Symmetry::Rotational {
+            for i in 0..CELLS {
+                let (a, b) = (Cell::from_index(i), Cell::from_index(CELLS - 1 - i));
+                assert_eq!(board.get(a).is_some(), board.get(b).is_some());
+            }
+        }
+    }
+
+    #[test]
+    fn the_lower_levels_are_hit_with_a_unique_solution() {
+        for difficulty in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
+            for seed in 0..2 {
+                for symmetry in [Symmetry::None, Symmetry::Rotational] {
+                    let g = make(difficulty, seed, symmetry);
+                    check(&g, &difficulty.ratings(), symmetry);
+                    assert_eq!(g.grade.unwrap().difficulty(), Some(difficulty));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_rating_range_is_hit() {
+        let range = Rating::from_tenths(42)..=Rating::from_tenths(56);
+        for seed in 0..2 {
+            let g = rated(range.clone(), seed, Symmetry::None).unwrap();
+            check(&g, &range, Symmetry::None);
+        }
+    }
+
+    #[test]
+    fn an_open_ended_range_returns_the_full_grade() {
+        // Without a maximum the search stops rating at the first step reaching the minimum;
+        // the returned grade is still the whole solve's.
+        let range = Rating::from_tenths(40)..=Rating::from_tenths(u16::MAX);
+        let g = rated(range.clone(), 5, Symmetry::None).unwrap();
+        check(&g, &range, Symmetry::None);
+    }
+
+    #[test]
+    fn impossible_requests_fail_instead_of_missing() {
+        let empty = Rating::from_tenths(50)..=Rating::from_tenths(40);
+        assert!(matches!(
+            rated(empty, 1, Symmetry::None),
+            Err(GenerateError::EmptyRange { .. })
+        ));
+        // Nothing is rated between 1.0 and 1.2 other than full houses, which a minimal puzzle
+        // rarely is; whatever comes back must be in range.
+        let narrow = Rating::from_tenths(11)..=Rating::from_tenths(11);
+        assert!(matches!(
+            rated(narrow, 3, Symmetry::None),
+            Err(GenerateError::NotFound { .. })
+        ));
+    }
+
+    #[test]
+    fn same_seed_same_puzzle() {
+        let a = make(Difficulty::Medium, 42, Symmetry::None);
+        let b = make(Difficulty::Medium, 42, Symmetry::None);
+        assert_eq!(a, b);
+        let c = make(Difficulty::Medium, 43, Symmetry::None);
+        assert_ne!(a.puzzle, c.puzzle);
+    }
+
+    #[test]
+    fn ranges_below_every_puzzle_are_empty_and_a_full_grid_is_never_returned() {
+        let mut solver = Solver::new();
+        let budget = Budget::unlimited();
+        let tenths = Rating::from_tenths;
+        let err = generate_rated(
+            tenths(0)..=tenths(9),
+            1,
+            Symmetry::None,
+            &mut solver,
+            &budget,
+        )
+        .unwrap_err();
+        assert!(matches!(err, GenerateError::EmptyRange { .. }), "{err:?}");
+        let easiest = generate_rated(
+            tenths(0)..=tenths(12),
+            1,
+            Symmetry::None,
+            &mut solver,
+            &budget,
+        )
+        .unwrap();
+        let graded = easiest.grade.unwrap();
+        assert!(graded.lower_bound() >= tenths(10), "{graded:?}");
+        assert!(!easiest.puzzle.grid().is_full());
+    }
+
+    #[test]
+    fn a_grade_beyond_its_share_drops_the_puzzle_but_a_deadline_is_an_error() {
+        use crate::engine::budget::Cancel;
+        let budget = Budget::work(10 * GRADE_WORK);
+        let graded = whole_grade(&budget, |trial| {
+            ClassicTarget {
+                solver: &mut Solver::new(),
+            }
+            .grade(&Board::from_line(SEED_LINE).unwrap(), None, trial)
+        })
+        .unwrap();
+        assert_eq!(graded.unwrap().rating(), Some(Rating::from_tenths(20)));
+        let before = budget.used();
+        let dropped = whole_grade(&budget, |trial| {
+            trial.charge(GRADE_WORK + 1)?;
+            unreachable!("the trial stops at its share")
+        })
+        .unwrap();
+        assert_eq!(dropped, None);
+        assert!(
+            budget.used() > before + GRADE_WORK,
+            "the work tried is charged"
+        );
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let stopped = Budget::unlimited().with_cancel(cancel);
+        let err = whole_grade(&stopped, |trial| {
+            trial.charge(1_000)?;
+            unreachable!("cancelled")
+        })
+        .unwrap_err();
+        assert_eq!(err.stop, Stop::Cancelled);
+    }
+
+    const SEED_LINE: &str =
+        "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1";
+
+    #[test]
+    fn the_budget_bounds_generation() {
+        let budget = Budget::work(50);
+        let err = generate(
+            Difficulty::Hard,
+            1,
+            Symmetry::None,
+            &mut Solver::new(),
+            &budget,
+        )
+        .unwrap_err();
+        assert!(matches!(err, GenerateError::NotFound { .. }), "{err:?}");
+        assert_eq!(budget.stopped(), Some(Stop::Work));
+    }
+
+    #[test]
+    fn random_grids_are_valid_and_varied() {
+        let mut rng = SplitMix64::new(7);
+        let rules = Rules::classic(Shape::NINE);
+        let a = random_grid(&mut rng);
+        let b = random_grid(&mut rng);
+        assert!(validate(&a.to_grid(), &rules).solved && validate(&b.to_grid(), &rules).solved);
+        assert_ne!(a, b);
+        assert!(validate(&pattern_grid().to_grid(), &rules).solved);
+    }
+}

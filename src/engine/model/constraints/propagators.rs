@@ -1,0 +1,508 @@
+//! Propagators: what a family says about several cells at once that no house, forbidden
+//! pair, domain or relation can (an arrow's sum, the digits between a sandwich's crusts, how
+//! many skyscrapers a clue sees). A family declares them through
+//! [`Family::propagators`](super::Family::propagators); every engine then reads them the same
+//! way: the general solver narrows its candidates with them between its own rules, pencil
+//! marks apply them, and validation reports an instance that no digits of its empty cells
+//! could mend as broken.
+//!
+//! A propagator sees only candidate masks (bit `d - 1` for digit `d`), one per cell of its
+//! own, so it knows nothing of a solver's frames or a board's types. Engines call it through
+//! [`revise`], which decides a full assignment with [`Propagator::holds`]: so a propagator's
+//! [`Propagator::narrow`] needs only be sound (never remove a digit some assignment meeting
+//! it uses), and the search stays exact however weak the narrowing is.
+//!
+//! Two narrowings serve several families: [`Linear`] (a weighted sum, by bounds: arrows,
+//! little killers, region-sum lines) and [`narrow_by_enumeration`] (every assignment of a few
+//! cells tried, when few remain: the exact step near the end of a search that a rule of
+//! bounds cannot make).
+
+use std::fmt;
+
+use crate::engine::model::grid::Cell;
+use crate::engine::model::validate::Unit;
+
+/// A constraint on several cells, as the engines read it (see the module docs).
+pub(crate) trait Propagator: fmt::Debug + Send + Sync {
+    /// The unit a broken instance is reported as.
+    fn unit(&self) -> Unit;
+
+    /// The cells it reads and narrows, in its own order (the masks' order).
+    fn cells(&self) -> &[Cell];
+
+    /// Whether `digits` (one per cell, in [`Propagator::cells`] order, from 1) meet it.
+    fn holds(&self, digits: &[u8]) -> bool;
+
+    /// Narrows `masks` (one per cell, none empty, not all single digits) to digits some
+    /// assignment meeting this constraint may use; false when no assignment can. Adds the
+    /// operations it made to `work`, for the caller's meter.
+    fn narrow(&self, masks: &mut [u32], work: &mut u64) -> bool;
+}
+
+/// Narrows `masks` (one per cell of `propagator`) by it: false when no assignment of the
+/// masks meets it. A full assignment is decided by [`Propagator::holds`], so this is exact
+/// on full grids whatever the propagator's narrowing leaves.
+pub(crate) fn revise(propagator: &dyn Propagator, masks: &mut [u32], work: &mut u64) -> bool {
+    *work += masks.len() as u64;
+    if masks.contains(&0) {
+        return false;
+    }
+    if masks.iter().all(|&m| m & (m - 1) == 0) {
+        let digit = |m: &u32| (m.trailing_zeros() + 1) as u8;
+        let mut buffer = [0u8; 64];
+        return if masks.len() <= buffer.len() {
+            for (slot, m) in buffer.iter_mut().zip(masks.iter()) {
+                *slot = digit(m);
+            }
+            propagator.holds(&buffer[..masks.len()])
+        } else {
+            propagator.holds(&masks.iter().map(digit).collect::<Vec<u8>>())
+        };
+    }
+    propagator.narrow(masks, work) && masks.iter().all(|&m| m != 0)
+}
+
+/// The digits of `mask`, smallest first.
+pub(crate) fn digits_of(mut mask: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let digit = mask.trailing_zeros() + 1;
+            mask &= mask - 1;
+            digit
+        })
+    })
+}
+
+/// The smallest and largest digit of a non-empty `mask`.
+pub(crate) fn low_high(mask: u32) -> (i64, i64) {
+    (
+        i64::from(mask.trailing_zeros() + 1),
+        i64::from(32 - mask.leading_zeros()),
+    )
+}
+
+/// The digits `low..=high` (clamped to 1..=32) as a mask.
+pub(crate) fn range_mask(low: i64, high: i64) -> u32 {
+    let (low, high) = (low.max(1), high.min(32));
+    if low > high {
+        return 0;
+    }
+    let top = if high == 32 {
+        u32::MAX
+    } else {
+        (1u32 << high) - 1
+    };
+    top & !((1u32 << (low - 1)) - 1)
+}
+
+/// The smallest and largest sums of `count` distinct digits of `mask`; `None` when it has
+/// fewer digits. Cells of one row or column hold distinct digits, so a sum along a part of
+/// one is bounded by these as well as by each cell's own smallest and largest digit.
+pub(crate) fn distinct_sum_bounds(mask: u32, count: usize) -> Option<(i64, i64)> {
+    if (mask.count_ones() as usize) < count {
+        return None;
+    }
+    let (mut low, mut high) = (0i64, 0i64);
+    let (mut small, mut large) = (mask, mask);
+    for _ in 0..count {
+        low += i64::from(small.trailing_zeros() + 1);
+        small &= small - 1;
+        let top = 31 - large.leading_zeros();
+        high += i64::from(top + 1);
+        large &= !(1 << top);
+    }
+    Some((low, high))
+}
+
+/// A weighted sum of cells equals a total: `sum(weights[i] * digit(cells[i])) == total`.
+/// An arrow is its shaft's cells at weight 1 less its circle's at weight -1 (or -10 and -1
+/// for a two-cell pill read as a number) equal to 0; a little killer its diagonal at weight
+/// 1 equal to its clue. Terms of one weight whose cells share a house hold distinct digits
+/// ([`Linear::distinct_by`]), which bounds their sum more tightly than each cell's own
+/// digits do (three cells of one box add up to at least 6, not 3). Narrowed by bounds:
+/// each term keeps the digits that the others' smallest and largest sums leave room for,
+/// to a fixed point.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Linear {
+    pub unit: Unit,
+    /// Each cell once.
+    pub cells: Vec<Cell>,
+    /// Never 0.
+    pub weights: Vec<i64>,
+    pub total: i64,
+    /// A partition of the terms into groups of one weight whose digits are distinct (each
+    /// term alone unless [`Linear::distinct_by`] grouped it).
+    groups: Vec<Vec<usize>>,
+}
+
+impl Linear {
+    /// `sum(weight * cell) == total` over `terms`, the weights of a cell listed twice added.
+    pub fn new(unit: Unit, terms: impl IntoIterator<Item = (Cell, i64)>, total: i64) -> Linear {
+        let mut cells: Vec<Cell> = Vec::new();
+        let mut weights: Vec<i64> = Vec::new();
+        for (cell, weight) in terms {
+            match cells.iter().position(|&c| c == cell) {
+                Some(k) => weights[k] += weight,
+                None => {
+                    cells.push(cell);
+                    weights.push(weight);
+                }
+            }
+        }
+        // A cell whose weights cancel out is in no term.
+        let mut k = 0;
+        while k < cells.len() {
+            if weights[k] == 0 {
+                cells.remove(k);
+                weights.remove(k);
+            } else {
+                k += 1;
+            }
+        }
+        let groups = (0..cells.len()).map(|k| vec![k]).collect();
+        Linear {
+            unit,
+            cells,
+            weights,
+            total,
+            groups,
+        }
+    }
+
+    /// The same sum, its terms of one weight in one house (`house_of` a cell: its box or
+    /// Jigsaw region, a house every puzzle has) grouped as distinct digits.
+    pub fn distinct_by(mut self, house_of: impl Fn(Cell) -> usize) -> Linear {
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for k in 0..self.cells.len() {
+            let key = (house_of(self.cells[k]), self.weights[k]);
+            let same =
+                |g: &&mut Vec<usize>| (house_of(self.cells[g[0]]), self.weights[g[0]]) == key;
+            match groups.iter_mut().find(same) {
+                Some(group) => group.push(k),
+                None => groups.push(vec![k]),
+            }
+        }
+        self.groups = groups;
+        self
+    }
+
+    /// Of `group`'s digits: the sums of its cells' smallest and largest digits, and the
+    /// smallest and largest sums of distinct digits of their union, for all of its cells
+    /// and for one fewer; `None` when its cells cannot hold distinct digits.
+    fn group_bounds(group: &[usize], masks: &[u32]) -> Option<[(i64, i64); 3]> {
+        let (mut low, mut high, mut union) = (0i64, 0i64, 0u32);
+        for &k in group {
+            let (lo, hi) = low_high(masks[k]);
+            low += lo;
+            high += hi;
+            union |= masks[k];
+        }
+        let all = distinct_sum_bounds(union, group.len())?;
+        let fewer = distinct_sum_bounds(union, group.len() - 1)?;
+        Some([(low, high), all, fewer])
+    }
+
+    /// `(low, high)` digit bounds as weighted bounds for weight `w`.
+    fn weighted(w: i64, (low, high): (i64, i64)) -> (i64, i64) {
+        if w > 0 {
+            (w * low, w * high)
+        } else {
+            (w * high, w * low)
+        }
+    }
+}
+
+impl Propagator for Linear {
+    fn unit(&self) -> Unit {
+        self.unit
+    }
+
+    fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    fn holds(&self, digits: &[u8]) -> bool {
+        let sum: i64 = digits
+            .iter()
+            .zip(&self.weights)
+            .map(|(&d, &w)| w * i64::from(d))
+            .sum();
+        sum == self.total
+    }
+
+    fn narrow(&self, masks: &mut [u32], work: &mut u64) -> bool {
+        loop {
+            // Each group's digit sum lies within its cells' own bounds and distinct digits'.
+            let (mut low, mut high) = (0i64, 0i64);
+            for group in &self.groups {
+                let Some([own, all, _]) = Linear::group_bounds(group, masks) else {
+                    return false;
+                };
+                let whole = (own.0.max(all.0), own.1.min(all.1));
+                if whole.0 > whole.1 {
+                    return false;
+                }
+                let (lo, hi) = Linear::weighted(self.weights[group[0]], whole);
+                low += lo;
+                high += hi;
+            }
+            *work += 3 * masks.len() as u64;
+            if self.total < low || self.total > high {
+                return false;
+            }
+            let mut changed = false;
+            for group in &self.groups {
+                let w = self.weights[group[0]];
+                let Some([own, all, fewer]) = Linear::group_bounds(group, masks) else {
+                    return false;
+                };
+                let whole = (own.0.max(all.0), own.1.min(all.1));
+                let (group_lo, group_hi) = Linear::weighted(w, whole);
+                for &k in group {
+                    // The rest of this group: its cells' own bounds and distinct digits'
+                    // one fewer.
+                    let (lo, hi) = low_high(masks[k]);
+                    let rest = ((own.0 - lo).max(fewer.0), (own.1 - hi).min(fewer.1));
+                    if rest.0 > rest.1 {
+                        return false;
+                    }
+                    let (rest_lo, rest_hi) = Linear::weighted(w, rest);
+                    // This term lies between the total less the others' largest and the
+                    // total less the others' smallest.
+                    let others_lo = low - group_lo + rest_lo;
+                    let others_hi = high - group_hi + rest_hi;
+                    let (from, to) = (self.total - others_hi, self.total - others_lo);
+                    let (first, last) = if w > 0 {
+                        (div_ceil(from, w), div_floor(to, w))
+                    } else {
+                        (div_ceil(to, w), div_floor(from, w))
+                    };
+                    let kept = masks[k] & range_mask(first, last);
+                    if kept != masks[k] {
+                        if kept == 0 {
+                            return false;
+                        }
+                        masks[k] = kept;
+                        changed = true;
+                    }
+                }
+                if changed {
+                    // Bounds moved: every sum is read afresh.
+                    break;
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+}
+
+/// `sum` with its terms grouped by `houses` (the box or Jigsaw region of every cell, reading
+/// order; none known: `sum` as it is).
+pub(crate) fn in_houses(sum: Linear, houses: &[usize]) -> Linear {
+    if houses.is_empty() {
+        return sum;
+    }
+    let side = (houses.len() as f64).sqrt() as usize;
+    sum.distinct_by(|cell| houses[cell.row() * side + cell.col()])
+}
+
+fn div_floor(a: i64, b: i64) -> i64 {
+    let q = a / b;
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+fn div_ceil(a: i64, b: i64) -> i64 {
+    -div_floor(-a, b)
+}
+
+/// The most assignments [`narrow_by_enumeration`] tries: past it, a family's own rules of
+/// bounds do the narrowing alone. 512 leaves of a few cells each are a few microseconds.
+pub(crate) const ENUMERATION_CAP: u64 = 512;
+
+/// Narrows `masks` to the digits used by some assignment that `fits` accepts, by trying
+/// every assignment (distinct digits when `distinct`). `fits(prefix)` is asked of every
+/// prefix, the full one included, so a family prunes as early as it can judge. `None` when
+/// the masks allow more than [`ENUMERATION_CAP`] assignments (nothing is tried or changed);
+/// `Some(false)` when none fits.
+pub(crate) fn narrow_by_enumeration(
+    masks: &mut [u32],
+    distinct: bool,
+    work: &mut u64,
+    fits: &mut dyn FnMut(&[u8]) -> bool,
+) -> Option<bool> {
+    let mut product = 1u64;
+    for &mask in masks.iter() {
+        product = product.saturating_mul(u64::from(mask.count_ones()));
+        if product > ENUMERATION_CAP {
+            return None;
+        }
+    }
+    let n = masks.len();
+    let mut supported = vec![0u32; n];
+    let mut digits = vec![0u8; n];
+    let mut nodes = 0u64;
+    walk(
+        masks,
+        distinct,
+        0,
+        0,
+        &mut digits,
+        &mut supported,
+        &mut nodes,
+        fits,
+    );
+    *work += nodes * n as u64;
+    if supported.contains(&0) {
+        return Some(false);
+    }
+    masks.copy_from_slice(&supported);
+    Some(true)
+}
+
+/// Depth-first over the cells from `depth`, `used` the digits placed so far.
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    masks: &[u32],
+    distinct: bool,
+    depth: usize,
+    used: u32,
+    digits: &mut [u8],
+    supported: &mut [u32],
+    nodes: &mut u64,
+    fits: &mut dyn FnMut(&[u8]) -> bool,
+) {
+    let free = if distinct { !used } else { u32::MAX };
+    for digit in digits_of(masks[depth] & free) {
+        *nodes += 1;
+        digits[depth] = digit as u8;
+        if !fits(&digits[..=depth]) {
+            continue;
+        }
+        if depth + 1 == masks.len() {
+            for (slot, &d) in supported.iter_mut().zip(digits.iter()) {
+                *slot |= 1 << (d - 1);
+            }
+        } else {
+            let bit = 1 << (digit - 1);
+            walk(
+                masks,
+                distinct,
+                depth + 1,
+                used | bit,
+                digits,
+                supported,
+                nodes,
+                fits,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::validate::UnitKind;
+
+    fn unit() -> Unit {
+        Unit {
+            kind: UnitKind::Cage,
+            index: 0,
+        }
+    }
+
+    fn mask(digits: &[u32]) -> u32 {
+        digits.iter().fold(0, |m, d| m | 1 << (d - 1))
+    }
+
+    #[test]
+    fn a_linear_sum_keeps_what_the_bounds_leave() {
+        // circle = a + b, circle in 1-9, a and b in 1-9, circle at most 4: a and b 1-3.
+        let cells = [Cell::at(0, 0), Cell::at(0, 1), Cell::at(0, 2)];
+        let arrow = Linear::new(unit(), [(cells[0], -1), (cells[1], 1), (cells[2], 1)], 0);
+        let mut masks = [mask(&[1, 2, 3, 4]), 0x1ff, 0x1ff];
+        let mut work = 0;
+        assert!(revise(&arrow, &mut masks, &mut work));
+        assert_eq!(
+            masks,
+            [mask(&[2, 3, 4]), mask(&[1, 2, 3]), mask(&[1, 2, 3])]
+        );
+        // A pill 10a + b equal to a sum of two cells (at most 18): a is 1.
+        let pill = Linear::new(
+            unit(),
+            [
+                (cells[0], -10),
+                (cells[1], -1),
+                (Cell::at(1, 0), 1),
+                (Cell::at(1, 1), 1),
+            ],
+            0,
+        );
+        let mut masks = [0x1ff; 4];
+        assert!(revise(&pill, &mut masks, &mut work));
+        assert_eq!(masks[0], mask(&[1]));
+        assert_eq!(masks[1], mask(&[1, 2, 3, 4, 5, 6, 7, 8]));
+        // Full assignments are judged by holds.
+        let mut masks = [mask(&[1]), mask(&[2]), mask(&[9]), mask(&[4])];
+        assert!(!revise(&pill, &mut masks, &mut work));
+        let mut masks = [mask(&[1]), mask(&[2]), mask(&[9]), mask(&[3])];
+        let sum = Linear::new(unit(), (0..4).map(|k| (Cell::at(2, k), 1)), 15);
+        assert!(revise(&sum, &mut masks, &mut work));
+    }
+
+    #[test]
+    fn a_cell_listed_twice_counts_twice_and_cancelled_weights_vanish() {
+        let a = Cell::at(0, 0);
+        let b = Cell::at(0, 1);
+        let linear = Linear::new(unit(), [(a, 1), (b, 1), (a, 1), (b, -1)], 6);
+        assert_eq!(linear.cells, [a]);
+        assert_eq!(linear.weights, [2]);
+        let mut masks = [0x1ff];
+        assert!(revise(&linear, &mut masks, &mut 0));
+        assert_eq!(masks, [mask(&[3])]);
+    }
+
+    #[test]
+    fn enumeration_keeps_the_digits_of_fitting_assignments_only() {
+        // Three distinct digits of 1-4 adding to 6 with the first the largest: 3,1,2 / 3,2,1.
+        let mut masks = [mask(&[1, 2, 3, 4]); 3];
+        let mut fits = |d: &[u8]| {
+            let sum: u8 = d.iter().sum();
+            sum <= 6 && d.iter().all(|&x| x <= d[0]) && (d.len() < 3 || sum == 6)
+        };
+        assert_eq!(
+            narrow_by_enumeration(&mut masks, true, &mut 0, &mut fits),
+            Some(true)
+        );
+        assert_eq!(masks, [mask(&[3]), mask(&[1, 2]), mask(&[1, 2])]);
+        let mut never = |_: &[u8]| false;
+        assert_eq!(
+            narrow_by_enumeration(&mut masks, true, &mut 0, &mut never),
+            Some(false)
+        );
+        let mut wide = [0x1ff; 4];
+        assert_eq!(
+            narrow_by_enumeration(&mut wide, false, &mut 0, &mut fits),
+            None
+        );
+        assert_eq!(wide, [0x1ff; 4]);
+    }
+
+    #[test]
+    fn ranges_and_divisions_round_the_right_way() {
+        assert_eq!(range_mask(2, 4), mask(&[2, 3, 4]));
+        assert_eq!(range_mask(-3, 1), mask(&[1]));
+        assert_eq!(range_mask(5, 4), 0);
+        assert_eq!(range_mask(1, 40), u32::MAX);
+        assert_eq!((div_floor(-7, 2), div_ceil(-7, 2)), (-4, -3));
+        assert_eq!((div_floor(7, -2), div_ceil(7, -2)), (-4, -3));
+        assert_eq!((div_floor(7, 2), div_ceil(7, 2)), (3, 4));
+        assert_eq!(distinct_sum_bounds(mask(&[2, 3, 5, 9]), 2), Some((5, 14)));
+        assert_eq!(distinct_sum_bounds(mask(&[2, 3]), 3), None);
+    }
+}

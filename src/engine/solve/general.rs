@@ -1,0 +1,1106 @@
+//! [`GeneralSolver`]: an exact solver for every [`Shape`], with optional killer cages.
+//!
+//! # Why a second solver
+//! The 9x9 band solver ([`Solver`](crate::engine::Solver)) is laid out for exactly 81 cells
+//! and three bands; bending it to other sizes or extra constraints would slow the path the
+//! service lives on. This engine is general instead: one `u32` candidate mask per cell (bit
+//! `d - 1` is digit `d`), so it serves 4x4 to 25x25 with the same code.
+//!
+//! # How
+//! Propagation to a fixed point, cheapest rules first:
+//! 1. naked singles: a cell with one candidate is placed and its digit leaves every peer (row,
+//!    column, box and cage-mates: cage digits are distinct);
+//! 2. hidden singles: a digit with one place left in a row, column or box goes there;
+//! 3. cage sums: with `m` empty cells and `r` left to make, only the `m`-digit sets summing to
+//!    `r` that avoid digits already placed in the cage and use only digits some empty cell
+//!    still allows can complete it. Their union bounds every empty cell; a digit in all of
+//!    them must appear, so it is placed when one cell is left for it, and removed from the
+//!    row, column or box that all its cells share. A set counts only if
+//!    every empty cell can take one of its digits. The sets come from a table built once per
+//!    solver and shape (`ComboTable` in `engine/sums.rs`).
+//! 4. the "45 rule", applied as extra cages built once per puzzle: in each row, column and
+//!    box, the cells outside the cages lying wholly inside it make up the rest of the unit's
+//!    total (1 + ... + side). On 60 generated killers this cut guesses about sevenfold.
+//! 5. the same rule on runs of whole rows or columns, where the leftover cells (at most 6)
+//!    may repeat digits: each is bounded by the total minus the others' largest and smallest
+//!    candidates. With the rule above and (3)'s pointing, guesses fell from 7463 to 379 on
+//!    those 60 killers (worst puzzle 4733 to 136).
+//! 6. relations between two cells (dots, thermometers, non-consecutive; see
+//!    `constraints/`): every arc is kept consistent, each digit of one cell needing a digit
+//!    of the other that its table allows, revising the arcs of every cell whose candidates
+//!    changed (a queue of cells) until nothing changes. Cells' domains (odd, even, a
+//!    thermometer's bounds) are applied once, to the root frame.
+//! 7. propagators (arrows, sandwiches, little killers, ...; see `constraints/propagators.rs`):
+//!    each narrows its own cells' candidates when any of them changed since it last looked,
+//!    and decides a full assignment of its cells exactly, so a solution meets every one.
+//!
+//! Then it branches on the empty cell with the fewest candidates. The guess stack is a flat
+//! buffer of whole candidate frames (one per guessed cell on the current path, so at most
+//! `cells + 1`), sized before the search starts: the search neither recurses nor allocates.
+//!
+//! # Work
+//! Guesses are a poor measure of this engine's work: on a 25x25 board with large cages one
+//! propagation can scan thousands of cage-sum sets per cage, while on a 4x4 it is a handful
+//! of mask operations. So it counts what it does instead (cells visited, sets checked, layout
+//! entries built), each kind weighed by its cost, and charges the [`Budget`] one unit per
+//! [`OPS_PER_UNIT`] weighted operations, about a microsecond; the charges come after every
+//! sweep and every cage, so a deadline or a cancellation stops it within about a millisecond
+//! whatever the board.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::engine::budget::{Budget, Exhausted, Meter};
+use crate::engine::model::constraints::propagators::{revise, Propagator};
+use crate::engine::model::grid::{Cell, Grid, Shape};
+use crate::engine::model::puzzle::{Counted, Puzzle, Solution, Stats};
+use crate::engine::model::sums::{mask_sum, ComboTable};
+
+/// Weighted operations per unit of work: about a microsecond of CPU. Each kind of operation
+/// is weighed by what it costs ([`cost`]), in quarter nanoseconds.
+pub const OPS_PER_UNIT: u64 = 4_000;
+
+/// What one operation of each kind costs, in quarter nanoseconds: fitted by
+/// `examples/work_units.rs` over open boards of every size and rule set, boards that hide
+/// a contradiction, and Killers of 9x9 to 25x25 (BENCHMARKS.md), so that a unit stays near a
+/// microsecond whatever mix of work a board makes. A placement's peer updates cost most; a
+/// cage-sum set is tested in a few instructions.
+mod cost {
+    /// One entry of the cage-sum table, built once per solver and side.
+    pub const TABLE: u64 = 9;
+    /// One entry of the layout (houses, peers, 45-rule scans), rebuilt per puzzle: the scans
+    /// over runs of lines dominate, with a division per cell.
+    pub const LAYOUT: u64 = 12;
+    /// One cell of a guess (the frame copied, the branch cell chosen).
+    pub const GUESS: u64 = 4;
+    /// One peer of a placed cell.
+    pub const PEER: u64 = 17;
+    /// One cell of a naked-single sweep.
+    pub const SWEEP: u64 = 4;
+    /// One cell of a hidden-single pass over the houses.
+    pub const HIDDEN: u64 = 9;
+    /// One cell of a cage looked at.
+    pub const CAGE: u64 = 6;
+    /// One cell of a cage-sum set tested.
+    pub const SET: u64 = 2;
+    /// One step of finding where a digit every completion needs can go (and clearing it from
+    /// the houses its places share, a cage-membership test per cell).
+    pub const MUST: u64 = 9;
+    /// One cell of a sum-only region bounded.
+    pub const SUM: u64 = 6;
+    /// One arc of a relation revised: one OR per candidate of the cell it reads.
+    pub const ARC: u64 = 12;
+    /// One operation a propagator counts (a cell's bounds read, an assignment tried).
+    pub const PROPAGATOR: u64 = 8;
+}
+
+/// Largest leftover of a run of rows or columns kept as a sum region.
+const BAND_REST_MAX: usize = 6;
+
+/// Houses one cell can be in: a row, a column, a box or region, both diagonals (the centre
+/// of an odd grid), a window and a disjoint group.
+const MAX_HOUSES_PER_CELL: usize = 7;
+
+/// Marks a cell whose digit has already been removed from its peers.
+const PLACED: u32 = 1 << 31;
+
+/// Where one propagation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Progress {
+    Solved,
+    Stuck,
+    Contradiction,
+}
+
+/// The puzzle's constraint graph as flat index lists, rebuilt per call into reused buffers.
+#[derive(Clone, Debug, Default)]
+struct Layout {
+    side: usize,
+    cells: usize,
+    all: u32,
+    /// `peers[peer_start[i]..peer_start[i + 1]]`: every cell that must differ from cell `i`.
+    peer_start: Vec<u32>,
+    peers: Vec<u16>,
+    /// The houses, `side` cells each: rows, columns, boxes or regions, then any diagonals
+    /// and windows.
+    units: Vec<u16>,
+    /// `cell_units[cell_unit_start[i]..cell_unit_start[i + 1]]`: the houses of cell `i`.
+    cell_unit_start: Vec<u32>,
+    cell_units: Vec<u16>,
+    /// `cage_cells[cage_start[k]..cage_start[k + 1]]` with sum `cage_sums[k]`.
+    cage_start: Vec<u32>,
+    cage_cells: Vec<u16>,
+    cage_sums: Vec<u32>,
+    /// The cages contradict each other before any search (see [`Layout::add_innies`]).
+    impossible: bool,
+    /// Sum-only regions (digits may repeat): `sum_cells[sum_start[k]..sum_start[k + 1]]`
+    /// add up to `sum_totals[k]`. See [`Layout::add_band_innies`].
+    sum_start: Vec<u32>,
+    sum_cells: Vec<u16>,
+    sum_totals: Vec<u32>,
+    /// The digits each cell may hold at all (`all` but where a domain says less).
+    domains: Vec<u32>,
+    /// `arcs[arc_start[i]..arc_start[i + 1]]`: the relations cell `i` is in, each as the
+    /// other cell and the offset of the table read from cell `i` in `tables`.
+    arc_start: Vec<u32>,
+    arcs: Vec<(u16, u32)>,
+    /// `side` masks per arc: `tables[offset + d - 1]` the other cell's digits that cell
+    /// `i` holding `d` allows.
+    tables: Vec<u32>,
+    /// The propagators, and `prop_cells[prop_start[k]..prop_start[k + 1]]` the cells of the
+    /// `k`-th in its own order.
+    propagators: Vec<Arc<dyn Propagator>>,
+    prop_start: Vec<u32>,
+    prop_cells: Vec<u16>,
+}
+
+impl Layout {
+    /// Rebuilds the layout for `puzzle`; returns the operations it took (for the meter).
+    fn rebuild(&mut self, puzzle: &Puzzle) -> u64 {
+        let shape = puzzle.shape();
+        let side = shape.side();
+        let cells = shape.cells();
+        self.side = side;
+        self.cells = cells;
+        self.all = shape.all_digits();
+        let table = puzzle.rules().house_table();
+        self.units.clear();
+        for house in table.complete() {
+            debug_assert_eq!(house.cells.len(), side);
+            self.units.extend(
+                house
+                    .cells
+                    .iter()
+                    .map(|c| (c.row() * side + c.col()) as u16),
+            );
+        }
+        // Each cell's houses: counted, then filled in house order.
+        self.cell_unit_start.clear();
+        self.cell_unit_start.resize(cells + 1, 0);
+        for &i in &self.units {
+            self.cell_unit_start[usize::from(i) + 1] += 1;
+        }
+        for i in 0..cells {
+            self.cell_unit_start[i + 1] += self.cell_unit_start[i];
+        }
+        self.cell_units.clear();
+        self.cell_units.resize(self.units.len(), 0);
+        let mut next: Vec<u32> = self.cell_unit_start[..cells].to_vec();
+        for (u, house) in self.units.chunks_exact(side).enumerate() {
+            for &i in house {
+                let slot = &mut next[usize::from(i)];
+                self.cell_units[*slot as usize] = u as u16;
+                *slot += 1;
+            }
+        }
+
+        self.cage_start.clear();
+        self.cage_cells.clear();
+        self.cage_sums.clear();
+        self.cage_start.push(0);
+        let mut cage_of = vec![usize::MAX; cells];
+        let cages = puzzle.rules().cages();
+        // The cages with a sum; one without is only distinct digits, peers like an extra
+        // region's below.
+        for (k, (_, cage, sum)) in cages.with_sums().enumerate() {
+            for at in cage.cells() {
+                let i = at.row() * side + at.col();
+                cage_of[i] = k;
+                self.cage_cells.push(i as u16);
+            }
+            self.cage_start.push(self.cage_cells.len() as u32);
+            self.cage_sums.push(sum);
+        }
+        let summed = self.cage_sums.len();
+        self.impossible = false;
+        self.add_innies(summed, &cage_of, shape.digit_total());
+        self.add_band_innies(summed, &cage_of, shape.digit_total());
+
+        // Pairs of cells that must differ outside the houses (anti-king), both ways round,
+        // and the cells of every house of distinct digits that is no cage (extra regions,
+        // renban lines): peers too, though no house of `units`.
+        let pairs = table.forbidden_pairs();
+        let distinct: Vec<&[Cell]> = (table.distinct_beyond_cages())
+            .map(|house| house.cells.as_slice())
+            .chain(
+                (cages.cages().iter())
+                    .filter(|cage| cage.sum().is_none())
+                    .map(|cage| cage.cells()),
+            )
+            .collect();
+        let mut paired: Vec<Vec<u16>> = vec![
+            Vec::new();
+            if pairs.is_empty() && distinct.is_empty() {
+                0
+            } else {
+                cells
+            }
+        ];
+        for pair in pairs {
+            let [a, b] = pair.cells.map(|c| (c.row() * side + c.col()) as u16);
+            paired[usize::from(a)].push(b);
+            paired[usize::from(b)].push(a);
+        }
+        let mut distinct_cells = 0u64;
+        for house in &distinct {
+            distinct_cells += (house.len() * house.len()) as u64;
+            for &a in *house {
+                let i = a.row() * side + a.col();
+                paired[i].extend(house.iter().map(|b| (b.row() * side + b.col()) as u16));
+            }
+        }
+
+        // Domains and relations (both directions of each).
+        self.domains.clear();
+        self.domains.resize(cells, self.all);
+        for domain in table.domains() {
+            self.domains[domain.cell.row() * side + domain.cell.col()] &= domain.allowed;
+        }
+        let relations = table.relations();
+        self.arc_start.clear();
+        self.arc_start.resize(cells + 1, 0);
+        self.arcs.clear();
+        self.tables.clear();
+        if !relations.is_empty() {
+            for relation in relations {
+                for cell in relation.cells {
+                    self.arc_start[cell.row() * side + cell.col() + 1] += 1;
+                }
+            }
+            for i in 0..cells {
+                self.arc_start[i + 1] += self.arc_start[i];
+            }
+            self.arcs.resize(2 * relations.len(), (0, 0));
+            let mut next: Vec<u32> = self.arc_start[..cells].to_vec();
+            for relation in relations {
+                let [a, b] = relation.cells.map(|c| c.row() * side + c.col());
+                let forward = self.tables.len() as u32;
+                self.tables.extend_from_slice(&relation.table);
+                let backward = self.tables.len() as u32;
+                self.tables.extend(relation.reversed());
+                for (from, to, offset) in [(a, b, forward), (b, a, backward)] {
+                    self.arcs[next[from] as usize] = (to as u16, offset);
+                    next[from] += 1;
+                }
+            }
+        }
+
+        self.propagators.clear();
+        self.prop_start.clear();
+        self.prop_cells.clear();
+        self.prop_start.push(0);
+        for propagator in table.propagators() {
+            self.propagators.push(Arc::clone(propagator));
+            self.prop_cells
+                .extend((propagator.cells().iter()).map(|c| (c.row() * side + c.col()) as u16));
+            self.prop_start.push(self.prop_cells.len() as u32);
+        }
+
+        self.peer_start.clear();
+        self.peers.clear();
+        self.peer_start.push(0);
+        let mut seen = vec![false; cells];
+        for i in 0..cells {
+            let mut add = |j: u16, peers: &mut Vec<u16>| {
+                let j_usize = usize::from(j);
+                if j_usize != i && !seen[j_usize] {
+                    seen[j_usize] = true;
+                    peers.push(j);
+                }
+            };
+            let first = self.peers.len();
+            let houses = self.cell_unit_start[i] as usize..self.cell_unit_start[i + 1] as usize;
+            for &unit in &self.cell_units[houses] {
+                let unit = usize::from(unit);
+                for k in 0..side {
+                    add(self.units[unit * side + k], &mut self.peers);
+                }
+            }
+            if let Some(&k) = cage_of.get(i).filter(|&&k| k != usize::MAX) {
+                let (lo, hi) = (self.cage_start[k] as usize, self.cage_start[k + 1] as usize);
+                for idx in lo..hi {
+                    add(self.cage_cells[idx], &mut self.peers);
+                }
+            }
+            for &j in paired.get(i).into_iter().flatten() {
+                add(j, &mut self.peers);
+            }
+            for &j in &self.peers[first..] {
+                seen[usize::from(j)] = false;
+            }
+            self.peer_start.push(self.peers.len() as u32);
+        }
+        // Houses and peers (each cell's houses in full), the cage lists, and the innie scans:
+        // each run of lines looks at every cage cell and every cell once.
+        let cage_cells = self.cage_cells.len() as u64;
+        let runs = (side * side) as u64;
+        (self.units.len() as u64) * (side as u64 + 1)
+            + runs * (cage_cells + cells as u64)
+            + 2 * pairs.len() as u64
+            + distinct_cells
+            + (table.domains().len() + 2 * relations.len() * (side + 1)) as u64
+            + self.prop_cells.len() as u64
+    }
+
+    /// The "45 rule": in every house, the cells not covered by cages lying wholly inside it
+    /// must make up the rest of the unit's total. They are distinct (one unit), so they are
+    /// one more cage for the pruning, one that no caller wrote. Found once per puzzle; a unit
+    /// whose inner cages already exceed the total (or fill it with the wrong total) makes
+    /// the puzzle impossible.
+    fn add_innies(&mut self, real: usize, cage_of: &[usize], total: u32) {
+        if real == 0 {
+            return;
+        }
+        let side = self.side;
+        let mut in_unit = vec![false; self.cells];
+        let mut inside = vec![false; real];
+        for u in 0..self.units.len() / side {
+            let unit = &self.units[u * side..(u + 1) * side];
+            for &i in unit {
+                in_unit[usize::from(i)] = true;
+            }
+            let mut covered = 0u32;
+            for (k, flag) in inside.iter_mut().enumerate() {
+                let (lo, hi) = (self.cage_start[k] as usize, self.cage_start[k + 1] as usize);
+                *flag = self.cage_cells[lo..hi]
+                    .iter()
+                    .all(|&i| in_unit[usize::from(i)]);
+                if *flag {
+                    covered += self.cage_sums[k];
+                }
+            }
+            let before = self.cage_cells.len();
+            for &i in unit {
+                let k = cage_of[usize::from(i)];
+                if k == usize::MAX || !inside[k] {
+                    self.cage_cells.push(i);
+                }
+            }
+            let rest = self.cage_cells.len() - before;
+            match total.checked_sub(covered) {
+                Some(0) if rest == 0 => {}
+                Some(left) if rest > 0 && rest < side && left > 0 => {
+                    self.cage_start.push(self.cage_cells.len() as u32);
+                    self.cage_sums.push(left);
+                }
+                // No cage wholly inside: nothing learnt.
+                Some(_) if rest == side => self.cage_cells.truncate(before),
+                _ => {
+                    self.cage_cells.truncate(before);
+                    self.impossible = true;
+                }
+            }
+            for &i in unit {
+                in_unit[usize::from(i)] = false;
+            }
+        }
+    }
+
+    /// The 45 rule on runs of 2 or more whole rows (or columns): the cells outside the cages
+    /// lying wholly inside the run add up to the rest of the run's total. Digits there may
+    /// repeat, so these regions only bound each cell's digit by the others' smallest and
+    /// largest candidates. Kept only when at most [`BAND_REST_MAX`] cells remain, where the
+    /// bounds bite.
+    fn add_band_innies(&mut self, real: usize, cage_of: &[usize], total: u32) {
+        self.sum_start.clear();
+        self.sum_cells.clear();
+        self.sum_totals.clear();
+        self.sum_start.push(0);
+        if real == 0 {
+            return;
+        }
+        let side = self.side;
+        let mut inside = vec![false; real];
+        for along_rows in [true, false] {
+            let line = |i: usize| if along_rows { i / side } else { i % side };
+            for first in 0..side {
+                // Runs of 2 to side - 1 lines (the whole grid says nothing).
+                for last in (first + 1..side).filter(|&l| l - first + 1 < side) {
+                    let within = |i: u16| (first..=last).contains(&line(usize::from(i)));
+                    let mut covered = 0u32;
+                    for (k, flag) in inside.iter_mut().enumerate() {
+                        let (lo, hi) =
+                            (self.cage_start[k] as usize, self.cage_start[k + 1] as usize);
+                        *flag = self.cage_cells[lo..hi].iter().all(|&i| within(i));
+                        if *flag {
+                            covered += self.cage_sums[k];
+                        }
+                    }
+                    let before = self.sum_cells.len();
+                    for (i, &k) in cage_of.iter().enumerate() {
+                        if within(i as u16) && (k == usize::MAX || !inside[k]) {
+                            self.sum_cells.push(i as u16);
+                        }
+                    }
+                    let rest = self.sum_cells.len() - before;
+                    let run_total = total * (last - first + 1) as u32;
+                    match run_total.checked_sub(covered) {
+                        Some(0) if rest == 0 => {}
+                        Some(left) if (1..=BAND_REST_MAX).contains(&rest) && left > 0 => {
+                            self.sum_start.push(self.sum_cells.len() as u32);
+                            self.sum_totals.push(left);
+                        }
+                        Some(_) if rest > BAND_REST_MAX => self.sum_cells.truncate(before),
+                        _ => {
+                            self.sum_cells.truncate(before);
+                            self.impossible = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The arcs from cell `i`: the other cell and its table's offset.
+    fn arcs_of(&self, i: usize) -> &[(u16, u32)] {
+        &self.arcs[self.arc_start[i] as usize..self.arc_start[i + 1] as usize]
+    }
+
+    fn peers_of(&self, i: usize) -> &[u16] {
+        &self.peers[self.peer_start[i] as usize..self.peer_start[i + 1] as usize]
+    }
+
+    /// The cells of propagator `k`.
+    fn prop_cells_of(&self, k: usize) -> &[u16] {
+        &self.prop_cells[self.prop_start[k] as usize..self.prop_start[k + 1] as usize]
+    }
+
+    /// The houses (indices into `units`) of cell `i`.
+    fn houses_of(&self, i: usize) -> &[u16] {
+        &self.cell_units[self.cell_unit_start[i] as usize..self.cell_unit_start[i + 1] as usize]
+    }
+}
+
+/// A reusable exact solver for every shape, with or without cages. Keep one per thread: it
+/// owns the guess stack and the sum table, so reusing it means the search never allocates.
+#[derive(Clone, Default)]
+pub struct GeneralSolver {
+    layout: Layout,
+    table: ComboTable,
+    /// Candidate frames, `layout.cells` masks each; frame `d` is the state at guess depth `d`.
+    frames: Vec<u32>,
+    /// Scratch for [`propagate`], one entry per cage (the 45-rule ones included).
+    cage_seen: Vec<u32>,
+    /// Scratch for the relations: the cells whose arcs are due (queue and membership).
+    arc_queue: Vec<u16>,
+    arc_queued: Vec<bool>,
+    /// Scratch for the relations: each cell's candidates when its arcs were last revised.
+    arc_seen: Vec<u32>,
+    /// Scratch for the propagators: their cells' candidates when each last looked (the
+    /// layout's `prop_cells` order), whether each has looked in this frame, and their masks.
+    prop_seen: Vec<u32>,
+    prop_looked: Vec<bool>,
+    prop_masks: Vec<u32>,
+}
+
+impl fmt::Debug for GeneralSolver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GeneralSolver").finish_non_exhaustive()
+    }
+}
+
+impl GeneralSolver {
+    pub fn new() -> GeneralSolver {
+        GeneralSolver::default()
+    }
+
+    /// Finds one solution (`count` 0 or 1).
+    pub fn solve(&mut self, puzzle: &Puzzle, budget: &Budget) -> Result<Counted, Exhausted> {
+        self.count_solutions(puzzle, 1, budget)
+    }
+
+    /// Counts solutions, stopping at `limit`: 0, 1, ... or `limit`. A limit of 0 is treated
+    /// as 1. `Err` when `budget` stopped it before the answer was known (see the module
+    /// docs for what the work counts). With a count of 2 or more, `second` is the last
+    /// solution found.
+    pub fn count_solutions(
+        &mut self,
+        puzzle: &Puzzle,
+        limit: u32,
+        budget: &Budget,
+    ) -> Result<Counted, Exhausted> {
+        let limit = limit.max(1);
+        let shape = puzzle.shape();
+        let side = shape.side();
+        let cells = shape.cells();
+        let mut meter = Meter::new(budget, OPS_PER_UNIT);
+        let cages = puzzle.rules().cages();
+        if !cages.is_empty() && !self.table.covers(side, side) {
+            // Every size, as far as the table's cap allows: the 45-rule cages the layout adds
+            // can be up to `side - 1` cells whatever the caller's cages are. Built once per
+            // solver and side, paid for by the search that needs it first.
+            meter.add(ComboTable::build_cost(side, side) * cost::TABLE)?;
+            self.table = ComboTable::build(side, side);
+        }
+        meter.add(self.layout.rebuild(puzzle) * cost::LAYOUT)?;
+        // One frame per guessed cell on the path, plus the root.
+        let needed = (cells + 1) * cells;
+        if self.frames.len() < needed {
+            self.frames.resize(needed, 0);
+        }
+        self.cage_seen.clear();
+        self.cage_seen.resize(self.layout.cage_sums.len(), u32::MAX);
+        let all = shape.all_digits();
+        let domains = &self.layout.domains;
+        for ((slot, &given), &domain) in self.frames[..cells]
+            .iter_mut()
+            .zip(puzzle.grid().raw())
+            .zip(domains)
+        {
+            // A given outside its domain leaves the cell empty: a contradiction at once.
+            *slot = domain & if given == 0 { all } else { 1 << (given - 1) };
+        }
+
+        let mut counted = Counted {
+            count: 0,
+            first: None,
+            second: None,
+            stats: Stats::default(),
+        };
+        if self.layout.impossible {
+            return Ok(counted);
+        }
+        let mut depth = 0;
+        let Self {
+            layout,
+            table,
+            frames,
+            cage_seen,
+            arc_queue,
+            arc_queued,
+            arc_seen,
+            prop_seen,
+            prop_looked,
+            prop_masks,
+        } = self;
+        arc_queued.clear();
+        arc_queued.resize(cells, false);
+        arc_seen.resize(cells, 0);
+        prop_seen.resize(layout.prop_cells.len(), 0);
+        prop_looked.resize(layout.propagators.len(), false);
+        let mut scratch = Scratch {
+            cage_seen,
+            arc_queue,
+            arc_queued,
+            arc_seen,
+            prop_seen,
+            prop_looked,
+            prop_masks,
+        };
+        loop {
+            let (lo, hi) = (depth * cells, (depth + 1) * cells);
+            match propagate(&mut frames[lo..hi], layout, table, &mut scratch, &mut meter)? {
+                Progress::Solved => {
+                    counted.count += 1;
+                    let solution = Some(solution_of(shape, &frames[lo..hi]));
+                    if counted.first.is_none() {
+                        counted.first = solution;
+                    } else {
+                        counted.second = solution;
+                    }
+                    if counted.count >= limit {
+                        break;
+                    }
+                }
+                Progress::Contradiction => counted.stats.dead_ends += 1,
+                Progress::Stuck => {
+                    meter.add(cells as u64 * cost::GUESS)?;
+                    counted.stats.guesses += 1;
+                    let cell = choose_cell(&frames[lo..hi]);
+                    let mask = frames[lo + cell];
+                    let bit = mask & mask.wrapping_neg();
+                    // Frame `depth` becomes the alternative (cell without the digit), the
+                    // copy above it the guess (cell = digit).
+                    debug_assert!(hi + cells <= frames.len());
+                    frames.copy_within(lo..hi, hi);
+                    frames[lo + cell] = mask & !bit;
+                    frames[hi + cell] = bit;
+                    depth += 1;
+                    continue;
+                }
+            }
+            if depth == 0 {
+                break;
+            }
+            depth -= 1;
+        }
+        Ok(counted)
+    }
+}
+
+/// The unplaced cell with the fewest candidates (the first one with two, if any).
+fn choose_cell(frame: &[u32]) -> usize {
+    let mut best = 0;
+    let mut best_count = u32::MAX;
+    for (i, &c) in frame.iter().enumerate() {
+        if c & PLACED == 0 {
+            let n = c.count_ones();
+            if n < best_count {
+                best = i;
+                best_count = n;
+                if n <= 2 {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+fn solution_of(shape: Shape, frame: &[u32]) -> Solution {
+    let cells = frame
+        .iter()
+        .map(|&c| ((c & !PLACED).trailing_zeros() + 1) as u8)
+        .collect();
+    Solution::new(Grid::from_raw(shape, cells))
+}
+
+/// The buffers [`propagate`] reuses.
+struct Scratch<'a> {
+    /// One entry per cage: what the cage looked like when last pruned.
+    cage_seen: &'a mut [u32],
+    /// Cells whose relations are due, and whether each is in the queue.
+    arc_queue: &'a mut Vec<u16>,
+    arc_queued: &'a mut [bool],
+    /// Each cell's candidates when the relations last looked at it.
+    arc_seen: &'a mut [u32],
+    /// The propagators' cells' candidates when each last looked, and whether it has looked
+    /// in this frame; a buffer for one propagator's masks.
+    prop_seen: &'a mut [u32],
+    prop_looked: &'a mut [bool],
+    prop_masks: &'a mut Vec<u32>,
+}
+
+/// Runs the rules of the module docs to a fixed point on one frame.
+fn propagate(
+    frame: &mut [u32],
+    layout: &Layout,
+    table: &ComboTable,
+    scratch: &mut Scratch,
+    meter: &mut Meter,
+) -> Result<Progress, Exhausted> {
+    scratch.cage_seen.fill(u32::MAX);
+    scratch.prop_looked.fill(false);
+    // Every relation is revised once per frame, then again for each cell that changes.
+    let relations = !layout.arcs.is_empty();
+    if relations {
+        scratch.arc_queue.clear();
+        for i in 0..layout.cells {
+            if !layout.arcs_of(i).is_empty() {
+                scratch.arc_queue.push(i as u16);
+                scratch.arc_queued[i] = true;
+            }
+        }
+    }
+    if relations {
+        scratch.arc_seen[..layout.cells].copy_from_slice(frame);
+    }
+    let side = layout.side;
+    let all = layout.all;
+    loop {
+        // 1. Naked singles, swept until a sweep places nothing; that last sweep counts the
+        // unplaced cells exactly.
+        let mut unplaced;
+        loop {
+            let mut placed_any = false;
+            unplaced = 0;
+            for i in 0..layout.cells {
+                let c = frame[i];
+                if c & PLACED != 0 {
+                    continue;
+                }
+                if c == 0 {
+                    return Ok(Progress::Contradiction);
+                }
+                if c & (c - 1) != 0 {
+                    unplaced += 1;
+                    continue;
+                }
+                frame[i] = c | PLACED;
+                placed_any = true;
+                let peers = layout.peers_of(i);
+                meter.add(peers.len() as u64 * cost::PEER)?;
+                for &p in peers {
+                    let q = frame[usize::from(p)];
+                    if q & c != 0 {
+                        if q & PLACED != 0 || q == c {
+                            return Ok(Progress::Contradiction);
+                        }
+                        frame[usize::from(p)] = q & !c;
+                    }
+                }
+            }
+            meter.add(layout.cells as u64 * cost::SWEEP)?;
+            if !placed_any {
+                break;
+            }
+        }
+
+        // 2. Hidden singles per unit (also: a digit with no place at all is a contradiction).
+        let mut changed = false;
+        if unplaced > 0 {
+            for unit in layout.units.chunks_exact(side) {
+                let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
+                for &i in unit {
+                    let c = frame[usize::from(i)];
+                    if c & PLACED != 0 {
+                        placed |= c;
+                    } else {
+                        twice |= once & c;
+                        once |= c;
+                    }
+                }
+                placed &= all;
+                if (once | placed) != all {
+                    return Ok(Progress::Contradiction);
+                }
+                let mut hidden = once & !twice & !placed;
+                while hidden != 0 {
+                    let bit = hidden & hidden.wrapping_neg();
+                    hidden ^= bit;
+                    for &i in unit {
+                        let c = frame[usize::from(i)];
+                        if c & bit != 0 && c & PLACED == 0 {
+                            frame[usize::from(i)] = bit;
+                            changed = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            meter.add(layout.units.len() as u64 * cost::HIDDEN)?;
+            if changed {
+                continue;
+            }
+        }
+
+        // 3. Cage sums.
+        for (k, &sum) in layout.cage_sums.iter().enumerate() {
+            let cage = &layout.cage_cells
+                [layout.cage_start[k] as usize..layout.cage_start[k + 1] as usize];
+            let (mut placed, mut placed_sum, mut open, mut empty) = (0u32, 0u32, 0u32, 0usize);
+            let mut candidates = 0u32;
+            for &i in cage {
+                let c = frame[usize::from(i)];
+                candidates += (c & all).count_ones();
+                if c & PLACED != 0 {
+                    let bit = c & all;
+                    placed |= bit;
+                    placed_sum += bit.trailing_zeros() + 1;
+                } else {
+                    open |= c;
+                    empty += 1;
+                }
+            }
+            // Within one call masks only shrink and cells only get placed, so this changes
+            // whenever the cage's cells do (removals move it by 64, placements by at most
+            // 25). Unchanged: the last look at this cage already did all it can.
+            meter.add(cage.len() as u64 * cost::CAGE)?;
+            let signature = candidates * 64 + (cage.len() - empty) as u32;
+            if scratch.cage_seen[k] == signature {
+                continue;
+            }
+            scratch.cage_seen[k] = signature;
+            if empty == 0 {
+                if placed_sum != sum {
+                    return Ok(Progress::Contradiction);
+                }
+                continue;
+            }
+            if placed_sum >= sum {
+                return Ok(Progress::Contradiction);
+            }
+            let rest = sum - placed_sum;
+            let allowed = open & !placed;
+            let (keep, must) = match table.sets(empty, rest) {
+                Some(sets) => {
+                    meter.add((sets.len() * cage.len()) as u64 * cost::SET)?;
+                    let (mut keep, mut must) = (0u32, all);
+                    for &set in sets {
+                        // Usable: no digit outside what the empty cells allow, and every
+                        // empty cell can take one of its digits.
+                        if set & !allowed == 0
+                            && cage.iter().all(|&i| {
+                                let c = frame[usize::from(i)];
+                                c & PLACED != 0 || c & set != 0
+                            })
+                        {
+                            keep |= set;
+                            must &= set;
+                        }
+                    }
+                    (keep, must)
+                }
+                None => (bounded_digits(allowed, empty, rest), 0),
+            };
+            if keep == 0 {
+                return Ok(Progress::Contradiction);
+            }
+            for &i in cage {
+                let c = frame[usize::from(i)];
+                if c & PLACED == 0 && c & !keep != 0 {
+                    if c & keep == 0 {
+                        return Ok(Progress::Contradiction);
+                    }
+                    frame[usize::from(i)] = c & keep;
+                    changed = true;
+                }
+            }
+            // Digits every completion uses: place one that has a single cell left; when its
+            // cells share a house, no other cell of that house can hold it.
+            let mut must = must & keep;
+            while must != 0 {
+                let bit = must & must.wrapping_neg();
+                must ^= bit;
+                let mut spot = usize::MAX;
+                let mut spots = 0;
+                // Houses shared by every cell that can hold the digit: the first such cell's
+                // houses, less those a later one is not in.
+                let mut shared = [usize::MAX; MAX_HOUSES_PER_CELL];
+                for &i in cage {
+                    let i = usize::from(i);
+                    let c = frame[i];
+                    if c & PLACED == 0 && c & bit != 0 {
+                        let houses = layout.houses_of(i);
+                        for (k, have) in shared.iter_mut().enumerate() {
+                            if spots == 0 {
+                                *have = houses.get(k).map_or(usize::MAX, |&u| usize::from(u));
+                            } else if *have != usize::MAX
+                                && !houses.iter().any(|&u| usize::from(u) == *have)
+                            {
+                                *have = usize::MAX;
+                            }
+                        }
+                        spots += 1;
+                        spot = i;
+                    }
+                }
+                meter.add((cage.len() * MAX_HOUSES_PER_CELL + 3 * side) as u64 * cost::MUST)?;
+                match spots {
+                    0 => return Ok(Progress::Contradiction),
+                    1 => {
+                        if frame[spot] != bit {
+                            frame[spot] = bit;
+                            changed = true;
+                        }
+                    }
+                    _ => {
+                        for unit in shared.into_iter().filter(|&u| u != usize::MAX) {
+                            for &j in &layout.units[unit * side..(unit + 1) * side] {
+                                let c = frame[usize::from(j)];
+                                if c & bit != 0 && c & PLACED == 0 && !cage.contains(&j) {
+                                    if c == bit {
+                                        return Ok(Progress::Contradiction);
+                                    }
+                                    frame[usize::from(j)] = c & !bit;
+                                    changed = true;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // 4. Sum-only regions: each cell lies between the total minus the others' largest
+        // and the total minus the others' smallest digits.
+        for (k, &total) in layout.sum_totals.iter().enumerate() {
+            let region =
+                &layout.sum_cells[layout.sum_start[k] as usize..layout.sum_start[k + 1] as usize];
+            let (mut low, mut high) = (0i64, 0i64);
+            for &i in region {
+                let c = frame[usize::from(i)] & all;
+                low += i64::from(c.trailing_zeros() + 1);
+                high += i64::from(32 - c.leading_zeros());
+            }
+            meter.add(2 * region.len() as u64 * cost::SUM)?;
+            let total = i64::from(total);
+            if total < low || total > high {
+                return Ok(Progress::Contradiction);
+            }
+            for &i in region {
+                let c = frame[usize::from(i)];
+                if c & PLACED != 0 {
+                    continue;
+                }
+                let lo = i64::from(c.trailing_zeros() + 1);
+                let hi = i64::from(32 - c.leading_zeros());
+                let from = (total - (high - hi)).max(1);
+                let to = (total - (low - lo)).min(side as i64);
+                let range = if from > to {
+                    0
+                } else {
+                    (all >> (side as i64 - to)) & !((1u32 << (from - 1)) - 1)
+                };
+                if c & !range != 0 {
+                    if c & range == 0 {
+                        return Ok(Progress::Contradiction);
+                    }
+                    frame[usize::from(i)] = c & range;
+                    changed = true;
+                }
+            }
+        }
+        if changed {
+            continue;
+        }
+        // 6. Relations: arc consistency over the cells that changed since the last look.
+        if relations {
+            for (i, (&now, &before)) in frame.iter().zip(scratch.arc_seen.iter()).enumerate() {
+                if now & !PLACED != before & !PLACED && !scratch.arc_queued[i] {
+                    scratch.arc_queued[i] = true;
+                    scratch.arc_queue.push(i as u16);
+                }
+            }
+            meter.add(layout.cells as u64 * cost::SWEEP)?;
+            match revise_arcs(frame, layout, scratch, meter)? {
+                Some(false) => return Ok(Progress::Contradiction),
+                Some(true) => changed = true,
+                None => {}
+            }
+            scratch.arc_seen[..layout.cells].copy_from_slice(frame);
+            if changed {
+                continue;
+            }
+        }
+        // 7. Propagators whose cells changed since they last looked.
+        match run_propagators(frame, layout, scratch, meter)? {
+            Some(false) => return Ok(Progress::Contradiction),
+            Some(true) => continue,
+            None => {}
+        }
+        return Ok(if unplaced == 0 {
+            Progress::Solved
+        } else {
+            Progress::Stuck
+        });
+    }
+}
+
+/// Arc consistency from the queued cells: each arc from a queued cell keeps in the other cell
+/// only the digits some candidate of the queued one allows, and queues the other cell when it
+/// lost one. `Some(true)` when a candidate went, `None` when none did, `Some(false)` on a
+/// contradiction (a cell left without candidates).
+fn revise_arcs(
+    frame: &mut [u32],
+    layout: &Layout,
+    scratch: &mut Scratch,
+    meter: &mut Meter,
+) -> Result<Option<bool>, Exhausted> {
+    let all = layout.all;
+    let side = layout.side;
+    let mut changed = false;
+    while let Some(i) = scratch.arc_queue.pop() {
+        let i = usize::from(i);
+        scratch.arc_queued[i] = false;
+        let arcs = layout.arcs_of(i);
+        meter.add(arcs.len() as u64 * cost::ARC)?;
+        let mine = frame[i] & all;
+        for &(j, offset) in arcs {
+            let j = usize::from(j);
+            let table = &layout.tables[offset as usize..offset as usize + side];
+            let mut support = 0;
+            let mut digits = mine;
+            while digits != 0 {
+                support |= table[digits.trailing_zeros() as usize];
+                digits &= digits - 1;
+            }
+            let theirs = frame[j];
+            if theirs & all & !support != 0 {
+                let kept = theirs & support;
+                if kept & all == 0 {
+                    return Ok(Some(false));
+                }
+                // A placed cell keeps its mark: its one digit is supported or it failed above.
+                frame[j] = kept;
+                changed = true;
+                if !scratch.arc_queued[j] {
+                    scratch.arc_queued[j] = true;
+                    scratch.arc_queue.push(j as u16);
+                }
+            }
+        }
+    }
+    Ok(changed.then_some(true))
+}
+
+/// Runs every propagator that has not looked in this frame or whose cells changed since it
+/// did, writing back what it narrows. `Some(true)` when a candidate went, `None` when none
+/// did, `Some(false)` on a contradiction.
+fn run_propagators(
+    frame: &mut [u32],
+    layout: &Layout,
+    scratch: &mut Scratch,
+    meter: &mut Meter,
+) -> Result<Option<bool>, Exhausted> {
+    let all = layout.all;
+    let mut changed = false;
+    for (k, propagator) in layout.propagators.iter().enumerate() {
+        let cells = layout.prop_cells_of(k);
+        let start = layout.prop_start[k] as usize;
+        let seen = &mut scratch.prop_seen[start..start + cells.len()];
+        let masks = &mut *scratch.prop_masks;
+        masks.clear();
+        masks.extend(cells.iter().map(|&i| frame[usize::from(i)] & all));
+        if scratch.prop_looked[k] && seen[..] == masks[..] {
+            continue;
+        }
+        let mut work = 0u64;
+        let fits = revise(propagator.as_ref(), masks, &mut work);
+        meter.add(work * cost::PROPAGATOR)?;
+        if !fits {
+            return Ok(Some(false));
+        }
+        for (&i, &kept) in cells.iter().zip(masks.iter()) {
+            let c = frame[usize::from(i)];
+            if c & all & !kept != 0 {
+                // A placed cell's one digit was kept or the revision failed above.
+                frame[usize::from(i)] = c & (kept | PLACED);
+                changed = true;
+            }
+        }
+        seen.copy_from_slice(masks);
+        scratch.prop_looked[k] = true;
+    }
+    Ok(changed.then_some(true))
+}
+
+/// Digits of `allowed` that can be one of `count` distinct digits of `allowed` summing to
+/// `rest`, judged by bounds only (the smallest and largest sums of the other `count - 1`).
+/// Sound but weaker than the table; used only for cage sizes the table leaves out.
+fn bounded_digits(allowed: u32, count: usize, rest: u32) -> u32 {
+    if (allowed.count_ones() as usize) < count || count == 0 {
+        return 0;
+    }
+    let others = count - 1;
+    let mut keep = 0;
+    let mut digits = allowed;
+    while digits != 0 {
+        let bit = digits & digits.wrapping_neg();
+        digits ^= bit;
+        let digit = bit.trailing_zeros() + 1;
+        if digit > rest {
+            continue;
+        }
+        let pool = allowed & !bit;
+        let low = mask_sum(lowest_bits(pool, others));
+        let high = mask_sum(lowest_bits(pool.reverse_bits(), others).reverse_bits());
+        if (low..=high).contains(&(rest - digit)) {
+            keep |= bit;
+        }
+    }
+    keep
+}
+
+/// The `n` lowest set bits of `mask`.
+fn lowest_bits(mut mask: u32, n: usize) -> u32 {
+    let mut out = 0;
+    for _ in 0..n {
+        if mask == 0 {
+            break;
+        }
+        let bit = mask & mask.wrapping_neg();
+        out |= bit;
+        mask ^= bit;
+    }
+    out
+}

@@ -1,0 +1,24 @@
+//! Hyper windows: the four windows' cells shaded (a blue tint, so they read apart from a
+//! diagonal's grey where both are played), read from the rules' house table.
+
+use super::{Canvas, Layer};
+use crate::engine::{Rules, Unit, UnitKind};
+
+pub(super) fn draw(rules: &Rules, canvas: &mut Canvas) {
+    let cells: Vec<_> = (0..4)
+        .flat_map(|index| {
+            rules.cells_of(Unit {
+                kind: UnitKind::Window,
+                index,
+            })
+        })
+        .collect();
+    canvas.group(
+        Layer::Shade,
+        "windows",
+        " fill=\"#d7e5f4\"",
+        |frame, out| {
+            frame.squares(cells, out);
+        },
+    );
+}
