@@ -403,6 +403,57 @@ function loadPuzzle({ digits, rules: puzzleRules }) {
     cells[index].given = digit !== EMPTY;
   });
   boardChanged();
+  showPicture();
+}
+
+// ---------------------------------------------------------------- the picture
+
+/** Bumped for every picture asked for, so that only the latest one is shown. */
+let pictureVersion = 0;
+
+/**
+ * Shows the puzzle (givens and rules) as the service draws it: the SVG of POST /v1/render,
+ * put into the page as it came (parsed as SVG, never as HTML, so nothing in it can run), so the
+ * page and the API's images never disagree. Every rule family is drawn there, including those
+ * the grid above has no drawing for (thermometers, arrows, outside clues...).
+ */
+async function showPicture() {
+  const version = ++pictureVersion;
+  const figure = $('picture');
+  const note = $('picture-note');
+  const body = withRules({ board: givenRows(), format: 'svg' });
+  let response;
+  let text;
+  try {
+    response = await fetch('/v1/render', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'image/svg+xml' },
+      body: JSON.stringify(body),
+    });
+    text = await response.text();
+  } catch (error) {
+    if (version === pictureVersion) note.textContent = `No picture: ${error.message}`;
+    return;
+  }
+  if (version !== pictureVersion) return;
+  const svg = response.ok
+    ? new DOMParser().parseFromString(text, 'image/svg+xml').documentElement
+    : null;
+  if (svg === null || svg.nodeName !== 'svg') {
+    figure.replaceChildren();
+    let detail = `HTTP ${response.status}`;
+    try {
+      detail = JSON.parse(text).detail ?? detail;
+    } catch {
+      /* not a problem document: the status says enough */
+    }
+    note.textContent = `No picture: ${detail}`;
+    return;
+  }
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', `The ${variantName() === 'classic' ? '' : `${variantName()} `}puzzle as the service draws it`);
+  figure.replaceChildren(document.importNode(svg, true));
+  note.textContent = 'The puzzle as POST /v1/render draws it: the same SVG the API answers, and as PNG or PDF.';
 }
 
 function loadText(text) {
@@ -703,6 +754,7 @@ function clearAll() {
   }
   setRules({});
   boardChanged();
+  showPicture();
   say('info', 'Board cleared; the rules are classic again.');
 }
 

@@ -349,6 +349,45 @@ test('Jigsaw: generate, see the region borders, a repeat in a region that is no 
   await page.click('#load');
   assert.equal(await message(page).textContent(), `Loaded a Jigsaw puzzle with ${answer.clues + 2} givens.`);
   assert.deepEqual(await drawnEdges(page), regionEdges(answer.regions));
+  // Its givens now repeat a digit in a region: the service draws no picture of that (a 422),
+  // and the note under the grid says why instead.
+  await page.waitForFunction(() => document.getElementById('picture-note').textContent.startsWith('No picture: '));
+  assert.equal(await page.locator('#picture svg').count(), 0);
+  assert.deepEqual(problems.filter((p) => !p.includes('422')), []);
+  await context.close();
+});
+
+test('the picture under the grid is the SVG /v1/render answers, thermometer and arrow drawn', async () => {
+  const { page, context, problems } = await openPlayground();
+  // Rules the sample's solution keeps: 1 < 4 < 9 along the thermometer, 1 + 2 + 6 = 9 on the arrow.
+  const body = {
+    board: Array.from({ length: 9 }, (_, row) => PUZZLE.slice(row * 9, row * 9 + 9)),
+    thermometers: [{ cells: [[0, 4], [0, 5], [1, 5]] }],
+    arrows: [{ circle: [[0, 0]], lines: [[[1, 0], [1, 1], [2, 1]]] }],
+  };
+  await page.fill('#paste', JSON.stringify(body));
+  await page.click('#load');
+  await page.locator('#picture svg .bulb').waitFor();
+  await page.locator('#picture svg .head').waitFor();
+  const shown = await page.locator('#picture svg').evaluate((svg) => {
+    const copy = svg.cloneNode(true);
+    copy.removeAttribute('role');
+    copy.removeAttribute('aria-label');
+    return new XMLSerializer().serializeToString(copy);
+  });
+  const response = await page.request.post(`${baseUrl}/v1/render`, { data: { ...body, format: 'svg' } });
+  assert.equal(response.status(), 200);
+  assert.match(response.headers()['content-type'], /^image\/svg\+xml/);
+  const served = await page.evaluate(
+    (text) => new XMLSerializer().serializeToString(new DOMParser().parseFromString(text, 'image/svg+xml').documentElement),
+    await response.text(),
+  );
+  assert.equal(shown, served, 'the page shows the very SVG the API answers');
+  assert.match(await page.locator('#picture-note').textContent(), /POST \/v1\/render/);
+  await page.locator('#solve').click();
+  await page.locator('#message.ok').waitFor();
+  assert.equal(await boardText(page), SOLUTION, 'solved under the thermometer and the arrow');
+  await page.locator('.picture').screenshot({ path: join(ARTIFACTS, 'picture.png') });
   assert.deepEqual(problems, []);
   await context.close();
 });
