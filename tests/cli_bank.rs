@@ -199,6 +199,7 @@ fn merge_keeps_the_first_of_each_canonical_form() {
 fn bad_arguments_exit_2_saying_why() {
     let out = scratch("bad.ndjson");
     let out = out.to_str().unwrap();
+    let forty = format!("{}{}", "x".repeat(40), ".".repeat(41));
     let cases: &[(&[&str], &str)] = &[
         (
             &["generate", "--count", "0", "--level", "easy", "--out", out],
@@ -232,6 +233,64 @@ fn bad_arguments_exit_2_saying_why() {
                 "generate", "--count", "3", "--level", "easy", "--clues", "90", "--out", out,
             ],
             "from 0 to 81",
+        ),
+        (
+            &[
+                "generate",
+                "--count",
+                "3",
+                "--level",
+                "hard",
+                "--technique",
+                "cage_sum",
+                "--out",
+                out,
+            ],
+            "only killer puzzles",
+        ),
+        (
+            &[
+                "generate",
+                "--count",
+                "3",
+                "--level",
+                "easy",
+                "--technique",
+                "x_wing",
+                "--out",
+                out,
+            ],
+            "--technique",
+        ),
+        (
+            &[
+                "generate",
+                "--count",
+                "3",
+                "--level",
+                "easy",
+                "--pattern",
+                "x.x",
+                "--out",
+                out,
+            ],
+            "81 characters",
+        ),
+        (
+            &[
+                "generate",
+                "--count",
+                "3",
+                "--variant",
+                "x",
+                "--level",
+                "easy",
+                "--pattern",
+                &forty,
+                "--out",
+                out,
+            ],
+            "--pattern",
         ),
         (
             &[

@@ -210,6 +210,107 @@ async fn a_distinct_batch_has_no_two_puzzles_with_one_canonical_form() {
     server.shutdown().await;
 }
 
+/// A technique target keeps only puzzles whose grade has the technique where asked: as the
+/// hardest step, or anywhere.
+#[tokio::test]
+async fn a_technique_batch_has_the_technique_in_every_grade() {
+    let server = TestServer::start().await;
+    let hardest = batch(
+        &server,
+        json!({"count": 3, "difficulty": "hard", "seed": 5,
+               "technique": "locked_candidates_pointing"}),
+    )
+    .await;
+    assert_eq!(
+        hardest.len(),
+        4,
+        "three puzzles and the done line: {hardest:?}"
+    );
+    for line in &hardest[..3] {
+        assert_eq!(
+            line["grade"]["hardest"], "locked_candidates_pointing",
+            "{line}"
+        );
+    }
+    let anywhere = batch(
+        &server,
+        json!({"count": 3, "difficulty": "hard", "seed": 5, "technique": "naked_pair",
+               "technique_as": "any"}),
+    )
+    .await;
+    for line in &anywhere[..3] {
+        let grade = &line["grade"];
+        assert!(grade["counts"]["naked_pair"].as_u64() > Some(0), "{line}");
+    }
+    server.shutdown().await;
+}
+
+/// A 33-given pattern symmetric under a half turn.
+const PATTERN: &str = concat!(
+    "..x..xx..",
+    "x.xx.....",
+    ".x.......",
+    ".xxx.x.xx",
+    ".xxxxxxx.",
+    "xx.x.xxx.",
+    ".......x.",
+    ".....xx.x",
+    "..xx..x.."
+);
+
+/// A pattern puts every puzzle's givens exactly on its `x` cells, in `/generate` and in a
+/// batch alike; a pattern that cannot be is a 422 at the field it clashes with.
+#[tokio::test]
+async fn a_pattern_places_the_givens_exactly() {
+    let server = TestServer::start().await;
+    let lines = batch(
+        &server,
+        json!({"count": 2, "difficulty": "easy", "seed": 9, "pattern": PATTERN,
+               "format": "line"}),
+    )
+    .await;
+    for line in &lines[..2] {
+        let drawn: String = line_of(&line["board"])
+            .chars()
+            .map(|c| if c == '.' { '.' } else { 'x' })
+            .collect();
+        assert_eq!(drawn, PATTERN, "{line}");
+        let one = ok_json(
+            post(
+                &server,
+                "/v1/generate",
+                json!({"difficulty": "easy", "seed": line["seed"], "pattern": PATTERN,
+                       "format": "line"}),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(one["board"], line["board"], "a line is its own /generate");
+    }
+    let sparse = format!("{}{}", "x".repeat(16), ".".repeat(65));
+    for (body, pointer) in [
+        (json!({"difficulty": "easy", "pattern": "x.x"}), "/pattern"),
+        (json!({"difficulty": "easy", "pattern": sparse}), "/pattern"),
+        (
+            json!({"variant": "x", "difficulty": "easy", "pattern": PATTERN}),
+            "/variant",
+        ),
+        (
+            json!({"difficulty": "easy", "symmetry": "rotational", "pattern": PATTERN}),
+            "/symmetry",
+        ),
+    ] {
+        let problem = expect_problem(
+            post(&server, "/v1/generate", body.clone()).await,
+            422,
+            "invalid-request",
+        )
+        .await;
+        assert_eq!(problem["pointer"], pointer, "{body}: {problem}");
+    }
+    server.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_cursor_resumes_with_the_remaining_lines() {
     let server = TestServer::start().await;
@@ -305,6 +406,31 @@ async fn bad_batches_get_a_problem_naming_the_field() {
         (
             json!({"count": 1, "difficulty": "easy", "cursor": "nope"}),
             "/cursor",
+        ),
+        (
+            json!({"count": 1, "difficulty": "hard", "technique": "x-wing"}),
+            "/technique",
+        ),
+        (
+            json!({"count": 1, "variant": "x", "technique": "x_wing"}),
+            "/technique",
+        ),
+        (
+            json!({"count": 1, "difficulty": "hard", "technique": "cage_sum"}),
+            "/technique",
+        ),
+        (
+            json!({"count": 1, "difficulty": "easy", "technique": "x_wing"}),
+            "/technique",
+        ),
+        (
+            json!({"count": 1, "difficulty": "hard", "technique_as": "any"}),
+            "/technique_as",
+        ),
+        (
+            json!({"count": 1, "difficulty": "hard", "technique": "x_wing",
+                   "technique_as": "first"}),
+            "/technique_as",
         ),
         (
             json!({"count": 1, "difficulty": "easy", "seed": 1, "cursor": "3.3.2.00000000"}),

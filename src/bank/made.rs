@@ -5,7 +5,8 @@
 use std::ops::RangeInclusive;
 
 use crate::engine::{
-    Budget, Engine, EngineError, Grade, Grid, Puzzle, Rating, Symmetry, Variant, GENERATOR_VERSION,
+    Budget, Engine, EngineError, Grade, Grid, Pattern, Puzzle, Rating, Symmetry, Variant,
+    GENERATOR_VERSION,
 };
 use crate::shapes::{BoardText, GenerateResponse, GradeJson, RulesJson, SeedJson};
 
@@ -32,6 +33,22 @@ pub struct Asked {
     what: Wanted,
     symmetry: Symmetry,
     as_rows: bool,
+    /// Where the givens go, for a classic puzzle drawn to a pattern.
+    pattern: Option<Pattern>,
+}
+
+/// Why a pattern does not fit the rest of a generation request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PatternConflict {
+    #[error(
+        "a pattern places the givens of a classic puzzle; a variant's generator places its own"
+    )]
+    Variant,
+    #[error(
+        "a pattern fixes where the givens go, so it takes no symmetry: draw the pattern \
+         symmetric instead"
+    )]
+    Symmetry,
 }
 
 impl Asked {
@@ -45,6 +62,22 @@ impl Asked {
             what,
             symmetry,
             as_rows,
+            pattern: None,
+        })
+    }
+
+    /// The same request with its givens exactly on `pattern`: classic puzzles only, without
+    /// a symmetry (the pattern is the whole layout).
+    pub fn with_pattern(self, pattern: Pattern) -> Result<Asked, PatternConflict> {
+        if self.variant().is_some() {
+            return Err(PatternConflict::Variant);
+        }
+        if self.symmetry != Symmetry::None {
+            return Err(PatternConflict::Symmetry);
+        }
+        Ok(Asked {
+            pattern: Some(pattern),
+            ..self
         })
     }
 
@@ -53,6 +86,14 @@ impl Asked {
         match &self.what {
             Wanted::Rated(variant, _) => *variant,
             Wanted::Unrated(variant) => Some(*variant),
+        }
+    }
+
+    /// The ratings asked for; `None` for a variant's minimal puzzle, which is not graded.
+    pub fn ratings(&self) -> Option<&RangeInclusive<Rating>> {
+        match &self.what {
+            Wanted::Rated(_, ratings) => Some(ratings),
+            Wanted::Unrated(_) => None,
         }
     }
 
@@ -70,8 +111,11 @@ impl Asked {
             ),
             Wanted::Unrated(variant) => format!("{};unrated", variant.name()),
         };
+        let pattern = self
+            .pattern
+            .map_or(String::new(), |p| format!(";pattern {}", p.text()));
         format!(
-            "generator {GENERATOR_VERSION};{asked};{:?};rows {};canonical",
+            "generator {GENERATOR_VERSION};{asked};{:?};rows {};canonical{pattern}",
             self.symmetry, self.as_rows
         )
     }
@@ -121,11 +165,14 @@ pub fn make(
     asked: &Asked,
     seed: u64,
 ) -> Result<Made, EngineError> {
-    let made = match &asked.what {
-        Wanted::Unrated(variant) => {
+    let made = match (&asked.what, asked.pattern) {
+        (Wanted::Rated(None, ratings), Some(pattern)) => {
+            engine.generate_in_pattern(pattern, ratings.clone(), seed, budget)?
+        }
+        (Wanted::Unrated(variant), _) => {
             engine.generate_variant(*variant, seed, asked.symmetry, budget)?
         }
-        Wanted::Rated(variant, ratings) => {
+        (Wanted::Rated(variant, ratings), _) => {
             engine.generate(*variant, ratings.clone(), seed, asked.symmetry, budget)?
         }
     };

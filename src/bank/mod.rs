@@ -13,6 +13,10 @@
 //!   line had, is skipped: no line, and the next seed is tried. Which seeds are skipped
 //!   depends only on the options and the work budget, never on the machine (a deadline is not
 //!   a skip: [`Run::take`] hands it back, and the index is tried again on resume).
+//! * **Technique targets**: with [`Teaches`], a puzzle whose grade does not have the
+//!   technique (as its hardest step, or anywhere) is skipped like one outside the clue range:
+//!   a filter on what the rating range gives, so the range should be the band the technique
+//!   lives in (`hard` for an X-Wing), where such puzzles are common.
 //! * **Resumable**: every line carries a `cursor` (the next index, the puzzles answered so
 //!   far, the batch's seed, and a check of the options), which [`Plan::new`] reads back.
 
@@ -22,9 +26,9 @@ use std::collections::HashSet;
 use std::hash::{BuildHasher, Hasher};
 use std::ops::RangeInclusive;
 
-pub use made::{make, respond, Asked, Made, Wanted, FORMATS, SYMMETRIES};
+pub use made::{make, respond, Asked, Made, PatternConflict, Wanted, FORMATS, SYMMETRIES};
 
-use crate::engine::{stable_hash, EngineError};
+use crate::engine::{stable_hash, EngineError, Technique, Variant};
 use crate::shapes::{GenerateBatchLine, MAX_SAFE_SEED};
 
 /// Work units per generation unless configured: about 5 s of CPU, half the request time limit.
@@ -86,6 +90,23 @@ pub enum BankError {
     ClueEnd { max: bool, got: usize },
     #[error("the lowest clue count ({min}) is above the highest ({max})")]
     ClueOrder { min: usize, max: usize },
+    #[error(
+        "a technique is read off each puzzle's grade, so the batch needs a level or rating \
+         range (for a variant too)"
+    )]
+    TechniqueUnrated,
+    #[error("{technique} is a Killer technique: only killer puzzles can need it")]
+    TechniqueKillerOnly { technique: &'static str },
+    #[error(
+        "{technique} steps rate {base} or more, above this batch's highest rating {max}: no \
+         puzzle can have it as its hardest step; raise the rating range or ask for it \
+         anywhere (technique_as any)"
+    )]
+    TechniqueAboveRange {
+        technique: &'static str,
+        base: String,
+        max: String,
+    },
     #[error("{0:?} is not a cursor: send back a line's `cursor` as it came")]
     NotACursor(String),
     #[error(
@@ -106,10 +127,73 @@ impl BankError {
             BankError::ClueEnd { max: false, .. } => "clues.min",
             BankError::ClueEnd { max: true, .. } => "clues.max",
             BankError::ClueOrder { .. } => "clues",
+            BankError::TechniqueUnrated
+            | BankError::TechniqueKillerOnly { .. }
+            | BankError::TechniqueAboveRange { .. } => "technique",
             BankError::NotACursor(_) | BankError::OtherBatch | BankError::PastCount { .. } => {
                 "cursor"
             }
         }
+    }
+}
+
+/// Where a batch's technique must stand in each puzzle's grade.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The hardest step is of that technique: a puzzle that teaches it and nothing harder.
+    Hardest,
+    /// At least one step is of that technique, whatever else the puzzle needs.
+    Any,
+}
+
+/// The roles by the names requests and the CLI give them.
+pub const ROLES: [(&str, Role); 2] = [("hardest", Role::Hardest), ("any", Role::Any)];
+
+/// Every technique a batch can target, by the name grades give it: SE's and the Killer ones.
+pub fn techniques() -> Vec<(&'static str, Technique)> {
+    (Technique::ALL.into_iter().chain(Technique::KILLER))
+        .map(|t| (t.name(), t))
+        .collect()
+}
+
+/// A technique every puzzle of a batch must need, and where in its grade.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Teaches {
+    pub technique: Technique,
+    pub role: Role,
+}
+
+impl Teaches {
+    /// Whether `made`'s grade has the technique in its role. A puzzle without a grade, or
+    /// whose grade stopped before the end, has none: what it would need is not known.
+    fn taught_by(&self, made: &Made) -> bool {
+        let Some(grade) = made.grade().filter(|g| g.rating().is_some()) else {
+            return false;
+        };
+        match self.role {
+            Role::Hardest => grade.hardest == Some(self.technique),
+            Role::Any => grade.counts.contains_key(&self.technique),
+        }
+    }
+
+    /// Why no puzzle of `asked` can have the technique in its role, if none can.
+    fn check(&self, asked: &Asked) -> Result<(), BankError> {
+        let Some(ratings) = asked.ratings() else {
+            return Err(BankError::TechniqueUnrated);
+        };
+        let technique = self.technique.name();
+        if Technique::KILLER.contains(&self.technique) && asked.variant() != Some(Variant::Killer) {
+            return Err(BankError::TechniqueKillerOnly { technique });
+        }
+        let base = self.technique.base_rating();
+        if self.role == Role::Hardest && base > *ratings.end() {
+            return Err(BankError::TechniqueAboveRange {
+                technique,
+                base: base.to_string(),
+                max: ratings.end().to_string(),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -123,6 +207,8 @@ pub struct Request<'a> {
     /// The fewest and most givens to keep; either end may be open.
     pub clues: (Option<usize>, Option<usize>),
     pub distinct: bool,
+    /// A technique each puzzle must need.
+    pub technique: Option<Teaches>,
     /// The batch's seed; a random one when absent (and no cursor gives it).
     pub seed: Option<u64>,
     /// A line's cursor, to continue after that line.
@@ -137,6 +223,7 @@ pub struct Plan {
     pub count: u64,
     pub clues: RangeInclusive<usize>,
     pub distinct: bool,
+    pub technique: Option<Teaches>,
     /// A hash of everything the lines depend on but the position: a cursor carries it, so a
     /// cursor sent with other options is refused rather than continuing another batch.
     check: u32,
@@ -153,6 +240,7 @@ impl Plan {
             max_count,
             clues: (min, max),
             distinct,
+            technique,
             seed,
             cursor,
         } = request;
@@ -177,14 +265,16 @@ impl Plan {
                 max: *clues.end(),
             });
         }
+        if let Some(teaches) = &technique {
+            teaches.check(&asked)?;
+        }
+        let check = check_of(&asked, &clues, distinct, technique.as_ref());
         let (from, seed) = match cursor {
             None => (Position::START, seed.unwrap_or_else(random_seed)),
             Some(cursor) => {
-                let (at, from_seed, check) = parse_cursor(cursor)
+                let (at, from_seed, at_check) = parse_cursor(cursor)
                     .ok_or_else(|| BankError::NotACursor(cursor.to_string()))?;
-                if seed.is_some_and(|s| s != from_seed)
-                    || check != check_of(&asked, from_seed, &clues, distinct)
-                {
+                if seed.is_some_and(|s| s != from_seed) || at_check != check(from_seed) {
                     return Err(BankError::OtherBatch);
                 }
                 if at.answered > count {
@@ -197,12 +287,13 @@ impl Plan {
             }
         };
         Ok(Plan {
-            check: check_of(&asked, seed, &clues, distinct),
+            check: check(seed),
             asked,
             seed,
             count,
             clues,
             distinct,
+            technique,
             from,
         })
     }
@@ -216,15 +307,25 @@ impl Plan {
     }
 }
 
-/// The check of a batch of `asked`, `seed`, `clues`, `distinct`.
-fn check_of(asked: &Asked, seed: u64, clues: &RangeInclusive<usize>, distinct: bool) -> u32 {
-    let key = format!(
-        "{};seed {seed};clues {}-{};distinct {distinct}",
-        asked.key(),
+/// The check of a batch of `asked`, `clues`, `distinct` and `technique`, as a function of its
+/// seed. A batch without a technique has the check it had before techniques were added, so
+/// its cursors still resume it.
+fn check_of(
+    asked: &Asked,
+    clues: &RangeInclusive<usize>,
+    distinct: bool,
+    technique: Option<&Teaches>,
+) -> impl Fn(u64) -> u32 {
+    let teaches = technique.map_or(String::new(), |t| {
+        format!(";technique {} {:?}", t.technique.name(), t.role)
+    });
+    let asked = asked.key();
+    let options = format!(
+        ";clues {}-{};distinct {distinct}{teaches}",
         clues.start(),
         clues.end()
     );
-    stable_hash(key.as_bytes()) as u32
+    move |seed| stable_hash(format!("{asked};seed {seed}{options}").as_bytes()) as u32
 }
 
 /// A cursor's parts: the position, the batch's seed and its check.
@@ -333,6 +434,9 @@ impl<'a> Run<'a> {
         if !self.plan.clues.contains(&made.clues()) {
             return Ok(None);
         }
+        if self.plan.technique.is_some_and(|t| !t.taught_by(&made)) {
+            return Ok(None);
+        }
         let repeated =
             self.plan.distinct && made.canonical_id().is_some_and(|id| !self.seen.insert(id));
         if repeated {
@@ -374,6 +478,7 @@ mod tests {
             max_count: 10,
             clues: (None, None),
             distinct: true,
+            technique: None,
             seed: Some(42),
             cursor,
         }

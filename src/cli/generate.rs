@@ -32,10 +32,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::bank::{
-    make, shard_seed, Asked, BankError, Plan, Request, Run, Wanted, DEFAULT_GENERATE_WORK_BUDGET,
-    FORMATS, SYMMETRIES,
+    make, shard_seed, techniques, Asked, BankError, Plan, Request, Role, Run, Teaches, Wanted,
+    DEFAULT_GENERATE_WORK_BUDGET, FORMATS, ROLES, SYMMETRIES,
 };
-use crate::engine::{Budget, Difficulty, Engine, Rating, Symmetry, Variant};
+use crate::engine::{Budget, Difficulty, Engine, Pattern, Rating, Symmetry, Technique, Variant};
 use crate::shapes::write_json_line;
 
 /// Generations in flight per worker thread: enough that a slow one rarely leaves a core idle
@@ -71,12 +71,22 @@ pub struct GenerateArgs {
     /// rows (nine strings per board) or line (one 81-character string).
     #[arg(long, value_parser = format, default_value = "rows")]
     pub format: BoardForm,
+    /// Classic puzzles with their givens exactly here: 81 characters, x a given and . an
+    /// empty cell (at least 17 givens); takes no --symmetry.
+    #[arg(long, value_parser = pattern, conflicts_with = "symmetry")]
+    pub pattern: Option<Pattern>,
     /// Keep only puzzles with this many givens: 22-30, 25-, -30 or 28.
     #[arg(long, value_parser = clue_range)]
     pub clues: Option<Clues>,
     /// No two puzzles share a canonical form (classic puzzles only).
     #[arg(long)]
     pub distinct: bool,
+    /// A technique every puzzle must need, by the name grades give it (x_wing, xy_wing...).
+    #[arg(long, value_parser = technique)]
+    pub technique: Option<Technique>,
+    /// Where --technique must be: hardest (the puzzle's hardest step) or any.
+    #[arg(long, value_parser = role, default_value = "hardest", requires = "technique")]
+    pub technique_as: Role,
     /// The bank's seed; a random one when absent (every line's cursor records it).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -140,6 +150,18 @@ fn variant(value: &str) -> Result<VariantName, String> {
 
 fn symmetry(value: &str) -> Result<Symmetry, String> {
     named(value, &SYMMETRIES)
+}
+
+fn technique(value: &str) -> Result<Technique, String> {
+    named(value, &techniques())
+}
+
+fn pattern(value: &str) -> Result<Pattern, String> {
+    Pattern::parse(value.trim()).map_err(|e| e.to_string())
+}
+
+fn role(value: &str) -> Result<Role, String> {
+    named(value, &ROLES)
 }
 
 fn format(value: &str) -> Result<BoardForm, String> {
@@ -228,7 +250,14 @@ fn asked(args: &GenerateArgs) -> Result<Asked, Usage> {
             ))
         }
     };
-    Asked::new(what, args.symmetry, args.format.0).map_err(|e| Usage(format!("--level: {e}")))
+    let asked = Asked::new(what, args.symmetry, args.format.0)
+        .map_err(|e| Usage(format!("--level: {e}")))?;
+    match args.pattern {
+        Some(pattern) => asked
+            .with_pattern(pattern)
+            .map_err(|e| Usage(format!("--pattern: {e}"))),
+        None => Ok(asked),
+    }
 }
 
 /// The option a batch error is about, as this command spells it.
@@ -237,6 +266,7 @@ fn flag(error: &BankError) -> &'static str {
         "count" => "--count",
         "distinct" => "--distinct",
         "cursor" => "--resume",
+        "technique" => "--technique",
         _ => "--clues",
     }
 }
@@ -321,6 +351,10 @@ fn generate(args: &GenerateArgs) -> Result<(), Usage> {
             .clues
             .map_or((None, None), |Clues(min, max)| (min, max)),
         distinct: args.distinct,
+        technique: args.technique.map(|technique| Teaches {
+            technique,
+            role: args.technique_as,
+        }),
         seed,
         cursor: written.cursor.as_deref(),
     })

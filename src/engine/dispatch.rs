@@ -9,6 +9,7 @@ use std::fmt;
 use std::ops::RangeInclusive;
 
 use crate::engine::budget::{Budget, Exhausted};
+use crate::engine::generate::pattern::{generate_in_pattern, Pattern};
 use crate::engine::generate::variant::{generate_variant, generate_variant_rated, Variant};
 use crate::engine::generate::{self, GenerateError, Generated, Symmetry};
 use crate::engine::logic::marks::Marks;
@@ -252,6 +253,24 @@ impl Engine {
                 generate_variant_rated(variant, ratings, seed, symmetry, &mut self.general, budget)?
             }
         })
+    }
+
+    /// A classic puzzle rated in `ratings` whose givens are exactly `pattern`'s cells.
+    pub fn generate_in_pattern(
+        &mut self,
+        pattern: Pattern,
+        ratings: RangeInclusive<Rating>,
+        seed: u64,
+        budget: &Budget,
+    ) -> Result<Generated, EngineError> {
+        Engine::check_reachable(None, &ratings)?;
+        Ok(generate_in_pattern(
+            pattern,
+            ratings,
+            seed,
+            &mut self.classic,
+            budget,
+        )?)
     }
 
     /// The highest rating (or bound, for a puzzle beyond the techniques) the generator of

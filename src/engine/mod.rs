@@ -45,6 +45,7 @@ pub mod classic {
 pub use budget::{Budget, Cancel, Exhausted, Stop};
 pub use dispatch::{Engine, EngineError};
 pub use generate::killer::{random_killer, Killer};
+pub use generate::pattern::{Pattern, PatternError};
 pub use generate::variant::Variant;
 pub use generate::{GenerateError, Generated, Symmetry, GENERATOR_VERSION};
 pub use logic::marks::Marks;

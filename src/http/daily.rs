@@ -155,6 +155,7 @@ pub async fn daily(
         seed: Some(seed),
         symmetry: None,
         format: query.format,
+        pattern: None,
         size: None,
     };
     let asked = wanted(&request, Source::Query).map_err(as_level)?;

@@ -21,12 +21,18 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::bank::{make, random_seed, respond, Asked, Made, Wanted, FORMATS, SYMMETRIES};
-use crate::engine::{stable_hash, Difficulty, Rating, Variant};
+use crate::bank::{
+    make, random_seed, respond, Asked, Made, PatternConflict, Wanted, FORMATS, SYMMETRIES,
+};
+use crate::engine::{stable_hash, Difficulty, Pattern, Rating, Variant};
 
 /// The one of `choices` named `value`, in any case; a problem naming the field and listing
 /// the choices otherwise.
-fn one_of<T: Copy>(field: &str, value: &str, choices: &[(&str, T)]) -> Result<T, Problem> {
+pub(super) fn one_of<T: Copy>(
+    field: &str,
+    value: &str,
+    choices: &[(&str, T)],
+) -> Result<T, Problem> {
     choices
         .iter()
         .find(|(name, _)| name.eq_ignore_ascii_case(value.trim()))
@@ -321,7 +327,19 @@ pub(super) fn wanted(request: &GenerateRequest, source: Source) -> Result<Asked,
         request.format.as_deref().unwrap_or("rows"),
         &FORMATS,
     )?;
-    Ok(Asked::new(what, symmetry, as_rows)?)
+    let asked = Asked::new(what, symmetry, as_rows)?;
+    let Some(text) = request.pattern.as_deref() else {
+        return Ok(asked);
+    };
+    let pattern =
+        Pattern::parse(text.trim()).map_err(|e| Problem::invalid_at("/pattern", e.to_string()))?;
+    asked.with_pattern(pattern).map_err(|conflict| {
+        let pointer = match conflict {
+            PatternConflict::Variant => "/variant",
+            PatternConflict::Symmetry => "/symmetry",
+        };
+        Problem::invalid_at(pointer, conflict.to_string())
+    })
 }
 
 /// `/generate`'s answer to `request`, generated in `client`'s generation lane.

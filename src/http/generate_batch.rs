@@ -20,12 +20,12 @@ use axum::response::Response;
 use super::batch::{write_json_line, NdjsonStream};
 use super::client::Client;
 use super::extract::ApiJson;
-use super::generate::{wanted, Source};
+use super::generate::{one_of, wanted, Source};
 use super::pool::SolvePool;
 use super::problem::{Problem, ProblemBody};
 use super::wire::{GenerateBatchLine, GenerateBatchRequest};
 use super::AppState;
-use crate::bank::{make, BankError, Plan, Request, Run};
+use crate::bank::{make, techniques, BankError, Plan, Request, Role, Run, Teaches, ROLES};
 
 type Line = GenerateBatchLine<ProblemBody>;
 
@@ -43,16 +43,37 @@ pub(super) fn plan(request: &GenerateBatchRequest, max: u64) -> Result<Plan, Pro
         .into());
     }
     let asked = wanted(&request.options(), Source::Body)?;
+    let technique = teaches(request)?;
     Plan::new(Request {
         asked,
         count: request.count,
         max_count: max,
         clues,
         distinct: request.distinct.unwrap_or(false),
+        technique,
         seed: request.seed,
         cursor: request.cursor.as_deref(),
     })
     .map_err(Problem::from)
+}
+
+/// The technique `request` asks every puzzle to need, and where.
+fn teaches(request: &GenerateBatchRequest) -> Result<Option<Teaches>, Problem> {
+    let role = match request.technique_as.as_deref() {
+        Some(value) => one_of("technique_as", value, &ROLES)?,
+        None => Role::Hardest,
+    };
+    let Some(name) = request.technique.as_deref() else {
+        return match request.technique_as {
+            Some(_) => Err(Problem::invalid_at(
+                "/technique_as",
+                "technique_as says where `technique` must be: send a technique with it",
+            )),
+            None => Ok(None),
+        };
+    };
+    let technique = one_of("technique", name, &techniques())?;
+    Ok(Some(Teaches { technique, role }))
 }
 
 pub async fn generate_batch(

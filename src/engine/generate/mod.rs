@@ -26,6 +26,7 @@
 //! work budget give the same puzzle on every platform.
 
 pub(crate) mod killer;
+pub(crate) mod pattern;
 pub(crate) mod variant;
 
 use std::ops::RangeInclusive;

@@ -484,6 +484,10 @@ pub struct GenerateRequest {
     /// `GET /v1/generate` also `svg`, `png` or `pdf`, a picture of the puzzle.
     #[serde(default)]
     pub format: Option<String>,
+    /// Where the givens go, for a classic puzzle: 81 characters, `x` a given and `.` an
+    /// empty cell (at least 17 givens); takes no `symmetry`.
+    #[serde(default)]
+    pub pattern: Option<String>,
     /// `GET /v1/generate` with `format=png` only: the picture's width in pixels.
     #[serde(default)]
     #[schemars(skip)]
@@ -512,12 +516,21 @@ pub struct GenerateBatchRequest {
     pub symmetry: Option<String>,
     #[serde(default)]
     pub format: Option<String>,
+    /// Where every puzzle's givens go, as in `/generate`.
+    #[serde(default)]
+    pub pattern: Option<String>,
     /// Keep only puzzles with this many givens (either end may be left out).
     #[serde(default, deserialize_with = "object")]
     pub clues: Option<ClueRange>,
     /// No two answers share a canonical form (classic puzzles only).
     #[serde(default)]
     pub distinct: Option<bool>,
+    /// A technique every puzzle must need (a name as grades give them, such as `x_wing`).
+    #[serde(default)]
+    pub technique: Option<String>,
+    /// Where `technique` must be: `hardest` (default: the puzzle's hardest step) or `any`.
+    #[serde(default)]
+    pub technique_as: Option<String>,
     /// A line's `cursor`, to continue the batch after that line.
     #[serde(default)]
     pub cursor: Option<String>,
@@ -533,6 +546,7 @@ impl GenerateBatchRequest {
             seed: self.seed,
             symmetry: self.symmetry.clone(),
             format: self.format.clone(),
+            pattern: self.pattern.clone(),
             size: None,
         }
     }
