@@ -298,7 +298,7 @@ fn bad_arguments_exit_2_saying_why() {
                 "--count",
                 "3",
                 "--variant",
-                "x",
+                "jigsaw",
                 "--distinct",
                 "--out",
                 out,

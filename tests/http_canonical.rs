@@ -46,18 +46,20 @@ async fn a_puzzle_and_its_disguise_share_one_canonical_form_and_id() {
 #[tokio::test]
 async fn variants_and_broken_boards_are_refused_by_name() {
     let server = TestServer::start().await;
-    let x = expect_problem(
+    let killer = expect_problem(
         post(
             &server,
             "/v1/canonical",
-            json!({"board": ".".repeat(81), "diagonals": true}),
+            json!({"board": ".".repeat(81), "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}]}),
         )
         .await,
         422,
         "unsupported",
     )
     .await;
-    assert!(x["detail"].as_str().unwrap().contains("classic 9x9"), "{x}");
+    let detail = killer["detail"].as_str().unwrap();
+    assert!(detail.contains("classic, Sudoku X and Hyper"), "{killer}");
+    assert!(detail.contains("Killer"), "{killer}");
     let mut clash = SEED.to_string();
     let first = clash.find(|c: char| c.is_ascii_digit()).unwrap();
     let digit = clash[first..first + 1].to_string();

@@ -111,7 +111,7 @@ async fn batch(server: &TestServer, body: Value) -> Vec<Value> {
 }
 
 #[tokio::test]
-async fn generated_classic_puzzles_carry_their_canonical_form_and_variants_do_not() {
+async fn generated_classic_puzzles_carry_their_canonical_form_and_jigsaws_do_not() {
     let server = TestServer::start().await;
     let made = ok_json(
         post(
@@ -141,11 +141,73 @@ async fn generated_classic_puzzles_carry_their_canonical_form_and_variants_do_no
         .unwrap();
     assert_eq!(rows["canonical"].as_array().map(Vec::len), Some(9));
     assert_eq!(rows["canonical_id"], made["canonical_id"]);
-    let x = ok_json(post(&server, "/v1/generate", json!({"variant": "x", "seed": 5})).await).await;
+    let jigsaw = ok_json(
+        post(
+            &server,
+            "/v1/generate",
+            json!({"variant": "jigsaw", "seed": 5}),
+        )
+        .await,
+    )
+    .await;
     assert!(
-        x.get("canonical").is_none() && x.get("canonical_id").is_none(),
-        "{x}"
+        jigsaw.get("canonical").is_none() && jigsaw.get("canonical_id").is_none(),
+        "{jigsaw}"
     );
+    server.shutdown().await;
+}
+
+/// `board` (one line) turned a quarter and relabelled 1 -> 2 -> ... -> 9 -> 1: the same
+/// Sudoku X or Hyper puzzle in disguise (both keep their houses under a quarter turn).
+fn quarter_turn_relabelled(board: &str) -> String {
+    let cells: Vec<char> = board.chars().collect();
+    (0..81)
+        .map(|i| {
+            let (r, c) = (i / 9, i % 9);
+            match cells[(8 - c) * 9 + r].to_digit(10) {
+                Some(d) => char::from_digit(d % 9 + 1, 10).unwrap(),
+                None => '.',
+            }
+        })
+        .collect()
+}
+
+/// X and Hyper puzzles have canonical forms too: a generated one carries the form
+/// `/v1/canonical` gives, a disguise of it has the same form, and a distinct batch repeats
+/// none.
+#[tokio::test]
+async fn x_and_hyper_puzzles_have_canonical_forms() {
+    let server = TestServer::start().await;
+    for (variant, rule) in [
+        ("x", json!({"diagonals": true})),
+        ("hyper", json!({"windows": true})),
+    ] {
+        let lines = batch(
+            &server,
+            json!({"count": 3, "variant": variant, "difficulty": "easy", "seed": 4,
+                   "distinct": true, "format": "line"}),
+        )
+        .await;
+        let mut forms = std::collections::HashSet::new();
+        for line in &lines[..3] {
+            let board = line["board"].as_str().unwrap();
+            let mut body = rule.clone();
+            body["board"] = json!(quarter_turn_relabelled(board));
+            let disguised = ok_json(post(&server, "/v1/canonical", body).await).await;
+            assert_eq!(
+                disguised["canonical_id"], line["canonical_id"],
+                "{variant} {board}"
+            );
+            assert_eq!(
+                disguised["canonical"], line["canonical"],
+                "{variant} {board}"
+            );
+            assert!(
+                forms.insert(line["canonical_id"].clone()),
+                "{variant}: repeated"
+            );
+        }
+    }
     server.shutdown().await;
 }
 
@@ -392,7 +454,7 @@ async fn bad_batches_get_a_problem_naming_the_field() {
         (json!({"count": 51, "difficulty": "easy"}), "/count"),
         (json!({"count": 1}), "/difficulty"),
         (
-            json!({"count": 1, "variant": "x", "distinct": true}),
+            json!({"count": 1, "variant": "jigsaw", "distinct": true}),
             "/distinct",
         ),
         (

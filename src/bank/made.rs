@@ -122,7 +122,8 @@ impl Asked {
 }
 
 /// A generation's result, before it is rendered: the puzzle, its solution, its grade (absent
-/// for a variant generated without a level) and, for a classic puzzle, its canonical form.
+/// for a variant generated without a level) and, for a classic, X or Hyper puzzle, its
+/// canonical form.
 pub struct Made {
     puzzle: Puzzle,
     solution: Grid,
@@ -151,14 +152,14 @@ impl Made {
         self.grade.as_ref()
     }
 
-    /// The id of the canonical form (classic puzzles only).
+    /// The id of the canonical form (classic, X and Hyper puzzles).
     pub fn canonical_id(&self) -> Option<String> {
         self.canonical.as_ref().map(Puzzle::id)
     }
 }
 
-/// Generates what `asked` wants from `seed`, on a solver thread; a classic puzzle's canonical
-/// form is found in the same job (tens of microseconds beside the generation).
+/// Generates what `asked` wants from `seed`, on a solver thread; a classic, X or Hyper
+/// puzzle's canonical form is found in the same job (tens of microseconds beside the generation).
 pub fn make(
     engine: &mut Engine,
     budget: &Budget,
@@ -176,9 +177,10 @@ pub fn make(
             engine.generate(*variant, ratings.clone(), seed, asked.symmetry, budget)?
         }
     };
-    let canonical = match asked.variant() {
-        None => Some(engine.canonical(&made.puzzle, budget)?),
-        Some(_) => None,
+    let canonical = match engine.canonical(&made.puzzle, budget) {
+        Ok(form) => Some(form),
+        Err(EngineError::NoCanonicalForm { .. }) => None,
+        Err(other) => return Err(other),
     };
     Ok(Made {
         solution: made.solution.grid().clone(),

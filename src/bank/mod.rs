@@ -28,7 +28,7 @@ use std::ops::RangeInclusive;
 
 pub use made::{make, respond, Asked, Made, PatternConflict, Wanted, FORMATS, SYMMETRIES};
 
-use crate::engine::{stable_hash, EngineError, Technique, Variant};
+use crate::engine::{stable_hash, Engine, EngineError, Technique, Variant};
 use crate::shapes::{GenerateBatchLine, MAX_SAFE_SEED};
 
 /// Work units per generation unless configured: about 5 s of CPU, half the request time limit.
@@ -82,10 +82,10 @@ pub enum BankError {
     #[error("count must be from 1 to {max}; got {got}")]
     Count { max: u64, got: u64 },
     #[error(
-        "distinct compares canonical forms, which only classic puzzles have for now; leave it \
-         out for a variant"
+        "distinct compares canonical forms, which classic, X and Hyper puzzles have and {0} \
+         puzzles do not yet; leave it out for them"
     )]
-    DistinctVariant,
+    DistinctVariant(&'static str),
     #[error("a clue count is from 0 to 81; got {got}")]
     ClueEnd { max: bool, got: usize },
     #[error("the lowest clue count ({min}) is above the highest ({max})")]
@@ -123,7 +123,7 @@ impl BankError {
     pub fn field(&self) -> &'static str {
         match self {
             BankError::Count { .. } => "count",
-            BankError::DistinctVariant => "distinct",
+            BankError::DistinctVariant(_) => "distinct",
             BankError::ClueEnd { max: false, .. } => "clues.min",
             BankError::ClueEnd { max: true, .. } => "clues.max",
             BankError::ClueOrder { .. } => "clues",
@@ -250,8 +250,11 @@ impl Plan {
                 got: count,
             });
         }
-        if distinct && asked.variant().is_some() {
-            return Err(BankError::DistinctVariant);
+        match asked.variant() {
+            Some(variant) if distinct && !Engine::has_canonical_form(Some(variant)) => {
+                return Err(BankError::DistinctVariant(variant.name()));
+            }
+            _ => {}
         }
         for (end, is_max) in [(min, false), (max, true)] {
             if let Some(got) = end.filter(|n| !CLUES.contains(n)) {
@@ -560,7 +563,7 @@ mod tests {
             ),
             (
                 Request {
-                    asked: asked(Some(Variant::X)),
+                    asked: asked(Some(Variant::Jigsaw)),
                     ..request(None)
                 },
                 "distinct",

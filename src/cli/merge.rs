@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use serde::Deserialize;
 
-use crate::engine::{Budget, Engine, Puzzle};
+use crate::engine::{Budget, Engine, Puzzle, RuleSpec, Rules, Shape};
 use crate::shapes::BoardText;
 
 /// Options of `sudoku-service merge`.
@@ -147,16 +147,35 @@ fn merge_file(
     Ok(())
 }
 
-/// The id of the canonical form of the classic puzzle a bank line holds.
+/// The id of the canonical form of the classic, X or Hyper puzzle a bank line holds.
 fn canonical_id(engine: &Engine, value: serde_json::Value) -> Result<String, String> {
     let line = BankLine::deserialize(value).map_err(|e| format!("not a puzzle line ({e})"))?;
-    if let Some(variant) = line.variant.filter(|v| v != "classic") {
+    let spec = match line.variant.as_deref().unwrap_or("classic") {
+        "classic" => RuleSpec::default(),
+        "x" => RuleSpec {
+            diagonals: true,
+            ..RuleSpec::default()
+        },
+        "hyper" => RuleSpec {
+            windows: true,
+            ..RuleSpec::default()
+        },
+        variant => {
+            return Err(format!(
+                "a {variant} puzzle: only classic, X and Hyper puzzles have a canonical form to \
+                 merge by"
+            ))
+        }
+    };
+    let grid = line.board.parse().map_err(|e| format!("board: {e}"))?;
+    if grid.shape() != Shape::NINE {
         return Err(format!(
-            "a {variant} puzzle: only classic puzzles have a canonical form to merge by"
+            "board: a bank line's board is 9x9; this one is {}",
+            grid.shape()
         ));
     }
-    let grid = line.board.parse().map_err(|e| format!("board: {e}"))?;
-    let puzzle = Puzzle::classic(grid).map_err(|e| format!("board: {e}"))?;
+    let rules = Rules::new(Shape::NINE, spec).map_err(|e| format!("rules: {e}"))?;
+    let puzzle = Puzzle::new(grid, rules).map_err(|e| format!("board: {e}"))?;
     let form = engine
         .canonical(&puzzle, &Budget::unlimited())
         .map_err(|e| format!("board: {e}"))?;

@@ -19,6 +19,7 @@ use crate::engine::model::canonical::canonical_form;
 use crate::engine::model::grid::Grid;
 use crate::engine::model::puzzle::{Counted, Puzzle, Solution};
 use crate::engine::model::rules::Rules;
+use crate::engine::model::variant_forms::VariantGroup;
 use crate::engine::solve::band::Solver;
 use crate::engine::solve::general::GeneralSolver;
 
@@ -38,12 +39,12 @@ pub enum EngineError {
     /// work budget (or the range is empty). A deadline or cancellation is `Exhausted`.
     #[error(transparent)]
     NotGenerated(GenerateError),
-    /// This operation covers classic 9x9 puzzles only (rows, columns and boxes), for now.
-    #[error("{operation} covers classic 9x9 puzzles (rows, columns and boxes only); this one is {found}")]
-    ClassicOnly {
-        operation: &'static str,
-        found: String,
-    },
+    /// Canonical forms cover classic, Sudoku X and Hyper 9x9 puzzles only, for now.
+    #[error(
+        "canonical forms cover classic, Sudoku X and Hyper 9x9 puzzles (their symmetries are \
+         known); this one is {found}"
+    )]
+    NoCanonicalForm { found: String },
     /// The player's board and the original puzzle are not the same size.
     #[error("the board is {board}x{board} but the givens are {givens}x{givens}")]
     SizeMismatch { board: usize, givens: usize },
@@ -91,18 +92,30 @@ impl Engine {
         Engine::default()
     }
 
-    /// The canonical form of a classic puzzle: the one representative of every puzzle that
-    /// is the same up to the grid's symmetries and a relabelling of the digits (see
-    /// `canonical.rs`), itself a puzzle (its id is the canonical id). Other rule sets are
-    /// [`EngineError::ClassicOnly`]; the search is charged to `budget`.
+    /// Whether the puzzles generated for `variant` (classic: `None`) have canonical forms.
+    pub fn has_canonical_form(variant: Option<Variant>) -> bool {
+        matches!(variant, None | Some(Variant::X) | Some(Variant::Hyper))
+    }
+
+    /// The canonical form of a classic, Sudoku X or Hyper puzzle: the one representative of
+    /// every puzzle that is the same up to the rule set's symmetries and a relabelling of the
+    /// digits (see `canonical.rs` and `variant_forms.rs`), itself a puzzle under the same
+    /// rules (its id is the canonical id). Other rule sets are
+    /// [`EngineError::NoCanonicalForm`]; the search is charged to `budget`.
     pub fn canonical(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Puzzle, EngineError> {
-        let classic = puzzle
-            .as_classic()
-            .ok_or_else(|| EngineError::ClassicOnly {
-                operation: "the canonical form",
-                found: puzzle.kind(),
-            })?;
-        Ok(Puzzle::from_classic(canonical_form(classic, budget)?))
+        if let Some(classic) = puzzle.as_classic() {
+            return Ok(Puzzle::from_classic(canonical_form(classic, budget)?));
+        }
+        let no_form = || EngineError::NoCanonicalForm {
+            found: puzzle.kind(),
+        };
+        let group = VariantGroup::of(puzzle.rules()).ok_or_else(no_form)?;
+        let board = Board::from_grid(puzzle.grid()).ok_or_else(no_form)?;
+        let form = group.form(board.raw(), budget)?;
+        Ok(
+            Puzzle::new(Board::from_raw(form).to_grid(), puzzle.rules().clone())
+                .unwrap_or_else(|_| unreachable!("a disguise of a valid puzzle is valid")),
+        )
     }
 
     /// Counts `puzzle`'s solutions up to `limit` (0 counts as 1) under `budget`: the band

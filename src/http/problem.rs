@@ -265,10 +265,12 @@ impl From<EngineError> for Problem {
                 ),
                 pointer: Some("/board".to_string()),
             },
-            EngineError::ClassicOnly { .. } => Problem::Unsupported {
-                detail: err.to_string(),
-                pointer: None,
-            },
+            EngineError::NoCanonicalForm { .. } => {
+                Problem::Unsupported {
+                    detail: err.to_string(),
+                    pointer: None,
+                }
+            }
             EngineError::NotGenerated(GenerateError::EmptyRange { .. }) => {
                 Problem::invalid_at("/rating", err.to_string())
             }

@@ -12,3 +12,4 @@ pub(crate) mod puzzle;
 pub(crate) mod rules;
 pub(crate) mod sums;
 pub(crate) mod validate;
+pub(crate) mod variant_forms;

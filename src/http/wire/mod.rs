@@ -522,7 +522,7 @@ pub struct GenerateBatchRequest {
     /// Keep only puzzles with this many givens (either end may be left out).
     #[serde(default, deserialize_with = "object")]
     pub clues: Option<ClueRange>,
-    /// No two answers share a canonical form (classic puzzles only).
+    /// No two answers share a canonical form (classic, X and Hyper puzzles).
     #[serde(default)]
     pub distinct: Option<bool>,
     /// A technique every puzzle must need (a name as grades give them, such as `x_wing`).
