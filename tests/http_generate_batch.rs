@@ -95,6 +95,52 @@ fn line_of(board: &Value) -> String {
     text.replace('0', ".")
 }
 
+/// The check at full size, run by hand on bank files (minutes in release; see
+/// BENCHMARKS.md): every puzzle line of each file named in `SUDOKU_BANK_FILES`
+/// (comma-separated NDJSON files from `sudoku-service generate --distinct`) carries the
+/// canonical form [`slow_canonical`] gives its board, and no two lines of a file share one.
+#[test]
+#[ignore = "reads bank files named by SUDOKU_BANK_FILES"]
+fn bank_files_hold_distinct_puzzles_by_the_slow_canonicalizer() {
+    let files = std::env::var("SUDOKU_BANK_FILES").expect("SUDOKU_BANK_FILES names the files");
+    for file in files.split(',') {
+        let text = std::fs::read_to_string(file).unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .filter(|line: &Value| line.get("board").is_some())
+            .collect();
+        let half = lines.len().div_ceil(2);
+        let forms: Vec<String> = std::thread::scope(|scope| {
+            let workers: Vec<_> = lines
+                .chunks(half.max(1))
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|line| {
+                                let form = slow_canonical(&line_of(&line["board"]));
+                                assert_eq!(form, line_of(&line["canonical"]), "{file}: {line}");
+                                form
+                            })
+                            .collect::<Vec<String>>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap())
+                .collect()
+        });
+        let distinct: std::collections::HashSet<&String> = forms.iter().collect();
+        assert_eq!(distinct.len(), forms.len(), "{file}: a form repeats");
+        println!(
+            "{file}: {} puzzles, {} distinct forms",
+            forms.len(),
+            distinct.len()
+        );
+    }
+}
+
 /// POSTs a batch and returns its lines, checking the media type.
 async fn batch(server: &TestServer, body: Value) -> Vec<Value> {
     let response = post(server, "/v1/generate/batch", body).await;
