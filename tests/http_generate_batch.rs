@@ -5,86 +5,10 @@
 
 mod common;
 
+use common::isomorph::slow_canonical;
 use common::{client, expect_problem, ok_json, post, TestServer};
 use serde_json::{json, Value};
 use sudoku_service::http::ServeArgs;
-
-/// Every order of the 9 lines that keeps bands together (the bands in any order, the lines
-/// of each band in any order): 6^4 = 1296.
-fn line_orders() -> Vec<[usize; 9]> {
-    let threes = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
-    let mut orders = Vec::new();
-    for bands in threes {
-        for a in threes {
-            for b in threes {
-                for c in threes {
-                    let within = [a, b, c];
-                    let mut order = [0; 9];
-                    for (slot, band) in bands.into_iter().enumerate() {
-                        for (k, line) in within[slot].into_iter().enumerate() {
-                            order[slot * 3 + k] = band * 3 + line;
-                        }
-                    }
-                    orders.push(order);
-                }
-            }
-        }
-    }
-    orders
-}
-
-/// The canonical form written the slow, obvious way: every one of the 2 x 1296 x 1296
-/// rearrangements, each relabelled in order of first appearance, the smallest image read as
-/// digits (empty cells 0) kept. An image is abandoned at its first cell above the best.
-fn slow_canonical(line: &str) -> String {
-    let cells: Vec<usize> = line
-        .chars()
-        .map(|c| c.to_digit(10).unwrap_or(0) as usize)
-        .collect();
-    let orders = line_orders();
-    let mut best = [u8::MAX; 81];
-    for transpose in [false, true] {
-        for rows in &orders {
-            for cols in &orders {
-                let (mut label, mut next, mut below) = ([0u8; 10], 1u8, false);
-                for at in 0..81 {
-                    let (r, c) = (rows[at / 9], cols[at % 9]);
-                    let digit = if transpose {
-                        cells[c * 9 + r]
-                    } else {
-                        cells[r * 9 + c]
-                    };
-                    let value = if digit == 0 {
-                        0
-                    } else {
-                        if label[digit] == 0 {
-                            label[digit] = next;
-                            next += 1;
-                        }
-                        label[digit]
-                    };
-                    if !below {
-                        if value > best[at] {
-                            break;
-                        }
-                        below = value < best[at];
-                    }
-                    best[at] = value;
-                }
-            }
-        }
-    }
-    best.iter()
-        .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })
-        .collect()
-}
 
 /// The board of an answer as one line with `.` for empty cells.
 fn line_of(board: &Value) -> String {
@@ -93,52 +17,6 @@ fn line_of(board: &Value) -> String {
         other => other.as_str().unwrap().to_string(),
     };
     text.replace('0', ".")
-}
-
-/// The check at full size, run by hand on bank files (minutes in release; see
-/// BENCHMARKS.md): every puzzle line of each file named in `SUDOKU_BANK_FILES`
-/// (comma-separated NDJSON files from `sudoku-service generate --distinct`) carries the
-/// canonical form [`slow_canonical`] gives its board, and no two lines of a file share one.
-#[test]
-#[ignore = "reads bank files named by SUDOKU_BANK_FILES"]
-fn bank_files_hold_distinct_puzzles_by_the_slow_canonicalizer() {
-    let files = std::env::var("SUDOKU_BANK_FILES").expect("SUDOKU_BANK_FILES names the files");
-    for file in files.split(',') {
-        let text = std::fs::read_to_string(file).unwrap();
-        let lines: Vec<Value> = text
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap())
-            .filter(|line: &Value| line.get("board").is_some())
-            .collect();
-        let half = lines.len().div_ceil(2);
-        let forms: Vec<String> = std::thread::scope(|scope| {
-            let workers: Vec<_> = lines
-                .chunks(half.max(1))
-                .map(|part| {
-                    scope.spawn(move || {
-                        part.iter()
-                            .map(|line| {
-                                let form = slow_canonical(&line_of(&line["board"]));
-                                assert_eq!(form, line_of(&line["canonical"]), "{file}: {line}");
-                                form
-                            })
-                            .collect::<Vec<String>>()
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().unwrap())
-                .collect()
-        });
-        let distinct: std::collections::HashSet<&String> = forms.iter().collect();
-        assert_eq!(distinct.len(), forms.len(), "{file}: a form repeats");
-        println!(
-            "{file}: {} puzzles, {} distinct forms",
-            forms.len(),
-            distinct.len()
-        );
-    }
 }
 
 /// POSTs a batch and returns its lines, checking the media type.

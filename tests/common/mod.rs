@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 pub mod data;
+pub mod isomorph;
 pub mod pdf;
 pub mod small;
 
