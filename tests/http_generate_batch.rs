@@ -297,6 +297,31 @@ async fn a_pattern_places_the_givens_exactly() {
     server.shutdown().await;
 }
 
+/// The worst pattern a request can send: 17 givens in the first two rows, which no unique
+/// puzzle has. The search masks grid after grid and ends when the generation budget does,
+/// with a 422 `generation-failed`, like any range nothing fits.
+#[tokio::test]
+async fn a_hopeless_pattern_ends_with_its_budget() {
+    let server = TestServer::with(ServeArgs {
+        generate_work_budget: 200_000,
+        ..ServeArgs::default()
+    })
+    .await;
+    let hopeless = format!("{}{}", "x".repeat(17), ".".repeat(64));
+    let response = post(
+        &server,
+        "/v1/generate",
+        json!({"difficulty": "easy", "seed": 1, "pattern": hopeless}),
+    )
+    .await;
+    let problem = expect_problem(response, 422, "generation-failed").await;
+    assert!(
+        problem["detail"].as_str().unwrap().contains("work budget"),
+        "{problem}"
+    );
+    server.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_cursor_resumes_with_the_remaining_lines() {
     let server = TestServer::start().await;
