@@ -336,3 +336,27 @@ fn every_unversioned_path_is_a_deprecated_alias_of_v1() {
         );
     }
 }
+
+/// The technique names the document lists are the service's own: `Technique` every name a
+/// grade or hint can give, `TargetTechnique` exactly those a batch can target (so a client
+/// generated from the document never sends a name the service refuses).
+#[test]
+fn the_technique_enums_are_the_names_the_service_gives_and_takes() {
+    let spec = spec();
+    let listed = |schema: &str| -> Vec<String> {
+        spec["components"]["schemas"][schema]["enum"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{schema} has an enum"))
+            .iter()
+            .map(|name| name.as_str().unwrap().to_string())
+            .collect()
+    };
+    let targets: Vec<String> = sudoku_service::bank::techniques()
+        .into_iter()
+        .map(|(name, _)| name.to_string())
+        .collect();
+    assert_eq!(listed("TargetTechnique"), targets);
+    let mut every = targets;
+    every.push("constraint".to_string());
+    assert_eq!(listed("Technique"), every);
+}
