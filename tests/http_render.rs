@@ -270,12 +270,12 @@ async fn bad_formats_sizes_and_texts_are_problems() {
 #[tokio::test]
 async fn painting_is_charged_to_the_work_budget_and_bounded_by_the_size_setting() {
     let server = TestServer::with(ServeArgs {
-        work_budget: 20_000,
+        work_budget: 15_000,
         render_max_size: 1000,
         ..ServeArgs::default()
     })
     .await;
-    // The SVG and a small PNG fit in 20,000 units; a 1000-pixel paint does not.
+    // The SVG and a small PNG fit in 15,000 units; a 1000-pixel paint does not.
     let response = post(&server, "/v1/render", json!({"board": SEED})).await;
     image(response, "image/svg+xml").await;
     let response = post(

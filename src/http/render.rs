@@ -34,11 +34,12 @@ pub const MIN_SIZE: u32 = 64;
 /// `examples/render_timing.rs`, BENCHMARKS.md).
 pub(super) const SVG_BYTES_PER_UNIT: u64 = 200;
 /// A PNG costs about a microsecond per byte of SVG (parsing, and shaping and filling the
-/// text, which dominates for pencil marks: 0.9-1.2 us a byte) plus one per 25 pixels painted
-/// (23-27 pixels a microsecond on a 9x9), measured by the same benchmark. A 9x9 PNG of the
-/// largest default size, 2048 pixels, is charged about 230,000: within the default budget.
+/// text, which dominates for pencil marks: 0.9-1.2 us a byte) plus one per 80 pixels painted
+/// and encoded (80-140 pixels a microsecond on a 9x9: 80 at 600 pixels with every cell's
+/// digit, 140 at 2048), measured by the same benchmark. A 9x9 PNG of the largest default
+/// size, 2048 pixels, is charged about 75,000: within the default budget.
 const PARSED_BYTES_PER_UNIT: u64 = 1;
-const PIXELS_PER_UNIT: u64 = 25;
+const PIXELS_PER_UNIT: u64 = 80;
 /// A PDF costs about a microsecond per this many bytes of SVG (reading it back, laying out
 /// its text, writing the operators): 0.5 us a byte for a 9x9, 0.7-1.0 for pencil marks on
 /// 16x16 and 25x25, in the same benchmark, so a 25x25 PDF of pencil marks (550 KB of SVG)
