@@ -645,7 +645,9 @@ impl GeneralSolver {
 /// meets those contradictions near the root rather than deep in the tree.
 fn choose_cell(frame: &[u32], failures: &[u32], weighted: bool) -> usize {
     let mut best = 0;
-    let (mut best_count, mut best_weight) = (u64::MAX, 1u64);
+    // Above any cell's count (at most 32 candidates), so the first unplaced cell is taken;
+    // the products below stay under 2^38.
+    let (mut best_count, mut best_weight) = (u64::from(u32::BITS) + 1, 1u64);
     for (i, (&c, &failed)) in frame.iter().zip(failures).enumerate() {
         if c & PLACED == 0 {
             let (n, weight) = (u64::from(c.count_ones()), 1 + u64::from(failed));
@@ -1067,7 +1069,8 @@ fn run_propagators(
         meter.add(work * cost::PROPAGATOR)?;
         if !fits {
             for &i in cells {
-                scratch.failures[usize::from(i)] += 1;
+                let failed = &mut scratch.failures[usize::from(i)];
+                *failed = failed.saturating_add(1);
             }
             scratch.weighted = true;
             return Ok(Some(false));
