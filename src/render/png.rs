@@ -7,7 +7,7 @@
 //! balanced level and keeps the alpha channel: at 600 pixels that took two thirds of the
 //! picture's time (about 9 ms of 15). The picture is opaque (the renderer paints a white
 //! background), so it is written as RGB, each row filtered adaptively and deflated at level 1:
-//! 1.4-3 ms at 600 pixels, for a file 1.4-1.5 times the balanced level's (a 9x9 puzzle 22 KB
+//! 1.4-3 ms at 600 pixels, for a file 1.3-1.5 times the balanced level's (a 9x9 puzzle 22 KB
 //! rather than 14 KB; 16x16 pencil marks 116 KB rather than 81 KB). The png crate's fastest
 //! mode was faster still but made files 3-7 times larger.
 
