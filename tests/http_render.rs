@@ -358,3 +358,29 @@ async fn get_generate_answers_a_cacheable_picture_for_an_img_src() {
     let problem = expect_problem(response.await, 422, "invalid-request").await;
     assert_eq!(problem["pointer"], "/format");
 }
+
+/// The largest picture a default server paints: a 9x9 of pencil marks at the widest size
+/// (2048 pixels, charged before the paint by its SVG and its pixels) fits the default budget;
+/// a 25x25 of pencil marks is refused by its charge alone, before any painting.
+#[tokio::test]
+async fn the_widest_png_fits_the_default_budget_and_pencil_marks_of_25x25_do_not() {
+    let server = TestServer::start().await;
+    let response = post(
+        &server,
+        "/v1/render",
+        json!({"board": SEED, "format": "png", "size": 2048, "show": "candidates"}),
+    )
+    .await;
+    let (_, bytes) = image(response, "image/png").await;
+    let picture = resvg::tiny_skia::Pixmap::decode_png(&bytes).unwrap();
+    assert_eq!(picture.width(), 2048);
+    let empty = ".".repeat(625);
+    let response = post(
+        &server,
+        "/v1/render",
+        json!({"board": empty, "format": "png", "size": 600, "show": "candidates"}),
+    )
+    .await;
+    expect_problem(response, 422, "budget-exhausted").await;
+    server.shutdown().await;
+}
