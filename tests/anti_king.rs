@@ -6,9 +6,7 @@
 mod common;
 
 use common::small::{box_of, grid_of, solutions, Rng};
-use sudoku_service::engine::{
-    conflicts, Budget, Digit, Engine, Puzzle, RuleSpec, Rules, Shape, UnitKind,
-};
+use sudoku_service::engine::{conflicts, Budget, Digit, Engine, Puzzle, RuleSpec, Rules, Shape};
 
 /// Whether digit `d` may go at (r, c) of `cells` (row-major, 0 empty): no repeat in its
 /// row, column or box, nor in the eight cells around it. Shares nothing with the engine.
@@ -98,7 +96,7 @@ fn a_repeat_a_kings_move_apart_is_a_named_conflict() {
     assert!(conflicts(&grid, &Rules::classic(shape)).is_empty());
     let found = conflicts(&grid, &rules(shape));
     assert_eq!(found.len(), 1);
-    assert_eq!(found[0].unit.kind, UnitKind::AntiKing);
+    assert_eq!(found[0].unit.kind.name(), "anti_king");
     assert_eq!(
         found[0].to_string(),
         "digit 5 repeats in anti-king pair: row 1, column 3 and row 2, column 4"

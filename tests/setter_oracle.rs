@@ -13,7 +13,7 @@ use common::small::{
 };
 use sudoku_service::engine::{
     validate, Arrow, ClonePair, Direction, LittleKiller, Outside, Quadruple, RuleSpec, Rules,
-    SandwichClue, Shape, Side, SkyscraperClue, UnitKind, XSumClue,
+    SandwichClue, Shape, Side, SkyscraperClue, XSumClue,
 };
 
 type Pos = (usize, usize);
@@ -399,12 +399,12 @@ fn validation_names_a_broken_instance_by_its_unit() {
     cells[36] = 1;
     cells[38] = 9;
     let report = validate(&grid_of(&cells, shape), &rules);
-    let found: Vec<(UnitKind, usize)> = report
+    let found: Vec<(&str, usize)> = report
         .conflicts
         .iter()
-        .map(|c| (c.unit.kind, c.unit.index))
+        .map(|c| (c.unit.kind.name(), c.unit.index))
         .collect();
-    assert_eq!(found, [(UnitKind::Arrow, 0), (UnitKind::Sandwich, 0)]);
+    assert_eq!(found, [("arrow", 0), ("sandwich", 0)]);
     assert_eq!(
         report.conflicts[0].to_string(),
         "digit 2 breaks arrow 1: row 1, column 1 and row 1, column 2"

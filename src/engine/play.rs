@@ -179,6 +179,8 @@ fn conflict_cells(report: &Report, givens: Option<&Grid>) -> Vec<ConflictCell> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::model::constraints::boxes::BOX;
+    use crate::engine::model::constraints::lines::{COLUMN, ROW};
     use crate::engine::model::validate::UnitKind;
 
     const SEED: &str =
@@ -237,13 +239,9 @@ mod tests {
         assert_eq!(
             cells,
             vec![
-                (cell(0, 0), Some(false), vec![UnitKind::Row, UnitKind::Box]),
-                (
-                    cell(0, 1),
-                    Some(true),
-                    vec![UnitKind::Row, UnitKind::Column, UnitKind::Box]
-                ),
-                (cell(8, 1), Some(false), vec![UnitKind::Column]),
+                (cell(0, 0), Some(false), vec![ROW, BOX]),
+                (cell(0, 1), Some(true), vec![ROW, COLUMN, BOX]),
+                (cell(8, 1), Some(false), vec![COLUMN]),
             ]
         );
         assert!(verdict.completions.is_none());

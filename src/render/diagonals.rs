@@ -1,13 +1,14 @@
 //! Sudoku X: the cells of both main diagonals shaded, read from the rules' house table.
 
 use super::{Canvas, Layer};
-use crate::engine::{Rules, Unit, UnitKind};
+use crate::engine::model::constraints::diagonals::DIAGONAL;
+use crate::engine::{Rules, Unit};
 
 pub(super) fn draw(rules: &Rules, canvas: &mut Canvas) {
     let cells: Vec<_> = (0..2)
         .flat_map(|index| {
             rules.cells_of(Unit {
-                kind: UnitKind::Diagonal,
+                kind: DIAGONAL,
                 index,
             })
         })

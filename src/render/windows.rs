@@ -2,13 +2,14 @@
 //! diagonal's grey where both are played), read from the rules' house table.
 
 use super::{Canvas, Layer};
-use crate::engine::{Rules, Unit, UnitKind};
+use crate::engine::model::constraints::windows::WINDOW;
+use crate::engine::{Rules, Unit};
 
 pub(super) fn draw(rules: &Rules, canvas: &mut Canvas) {
     let cells: Vec<_> = (0..4)
         .flat_map(|index| {
             rules.cells_of(Unit {
-                kind: UnitKind::Window,
+                kind: WINDOW,
                 index,
             })
         })

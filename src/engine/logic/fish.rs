@@ -6,6 +6,7 @@
 //! (ascending) every digit; and only for digits with at least `2n` places still open.
 
 use crate::engine::model::board::SIZE;
+use crate::engine::model::constraints::lines::{COLUMN, ROW};
 use crate::engine::model::grid::Cell;
 use crate::engine::model::validate::{Unit, UnitKind};
 
@@ -42,8 +43,7 @@ pub(crate) fn fishes(marks: &Candidates, size: u32, mut visit: impl FnMut(Fish) 
     let g = marks.geometry();
     let open: [bool; SIZE] =
         std::array::from_fn(|d| marks.placed_count(d) + 2 * size <= SIZE as u32);
-    for (base_kind, base_offset, cover_offset) in [(UnitKind::Column, 9, 0), (UnitKind::Row, 0, 9)]
-    {
+    for (base_kind, base_offset, cover_offset) in [(COLUMN, 9, 0), (ROW, 0, 9)] {
         for base in subsets(0x1FF, size) {
             for d in (0..9).filter(|&d| open[d]) {
                 super::work::count(u64::from(size));
@@ -99,11 +99,7 @@ fn fish_step(marks: &Candidates, fish: &Fish, removed: CellSet) -> Step {
         _ => (Technique::Jellyfish, 52),
     };
     let base_kind = fish.base_kind;
-    let cross_kind = if base_kind == UnitKind::Row {
-        UnitKind::Column
-    } else {
-        UnitKind::Row
-    };
+    let cross_kind = if base_kind == ROW { COLUMN } else { ROW };
     let base_lines: Vec<usize> = indices_of(fish.base).collect();
     let cover_lines: Vec<usize> = indices_of(fish.cover).collect();
     let units = base_lines

@@ -18,10 +18,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::LazyLock;
 
 use crate::engine::model::board::{CELLS, SIZE};
+use crate::engine::model::constraints::cages::CAGE;
+use crate::engine::model::constraints::lines::{COLUMN, ROW};
 use crate::engine::model::constraints::House;
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::rules::Rules;
-use crate::engine::model::validate::{Unit, UnitKind};
+use crate::engine::model::validate::Unit;
 
 use super::cellset::CellSet;
 
@@ -144,7 +146,7 @@ impl Geometry {
             .enumerate()
             .map(|(i, cage)| CageArea {
                 unit: Unit {
-                    kind: UnitKind::Cage,
+                    kind: CAGE,
                     index: i,
                 },
                 cells: cage.cells().iter().map(|&c| index(c)).collect(),
@@ -251,10 +253,7 @@ impl Geometry {
     /// rather than like a line (rows, columns, diagonals); SE rates a box's singles and
     /// pointing lower than a line's.
     pub(crate) fn is_box_like(&self, k: usize) -> bool {
-        matches!(
-            self.units[k].kind,
-            UnitKind::Box | UnitKind::Region | UnitKind::Window | UnitKind::HiddenWindow
-        )
+        self.units[k].kind.is_box_like()
     }
 
     pub(crate) fn peers(&self, cell: usize) -> CellSet {
@@ -351,7 +350,7 @@ fn areas(units: &[Unit], sets: &[CellSet], cages: &[CageArea], standard_boxes: b
     let mut groups: Vec<(Vec<usize>, String)> = (0..units.len())
         .map(|k| (vec![k], units[k].to_string()))
         .collect();
-    for (lines, kind) in [(ROWS, UnitKind::Row), (COLUMNS, UnitKind::Column)] {
+    for (lines, kind) in [(ROWS, ROW), (COLUMNS, COLUMN)] {
         for len in 2..=MAX_AREA_LINES {
             for first in 0..=SIZE - len {
                 let houses: Vec<usize> = (lines.start + first..lines.start + first + len).collect();
@@ -393,6 +392,9 @@ fn areas(units: &[Unit], sets: &[CellSet], cages: &[CageArea], standard_boxes: b
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::model::constraints::diagonals::DIAGONAL;
+    use crate::engine::model::constraints::regions::REGION;
+    use crate::engine::model::constraints::windows::{HIDDEN_WINDOW, WINDOW};
     use crate::engine::model::rules::{Cage, RuleSpec};
 
     #[test]
@@ -403,10 +405,12 @@ mod tests {
         for k in 0..27 {
             let Unit { kind, index } = g.unit(k);
             let expected: Vec<usize> = (0..9)
-                .map(|i| match kind {
-                    UnitKind::Row => index * 9 + i,
-                    UnitKind::Column => i * 9 + index,
-                    _ => {
+                .map(|i| {
+                    if kind == ROW {
+                        index * 9 + i
+                    } else if kind == COLUMN {
+                        i * 9 + index
+                    } else {
                         let (row, col) = Shape::NINE.box_cell(index, i);
                         row * 9 + col
                     }
@@ -452,10 +456,10 @@ mod tests {
         let g = Geometry::for_rules(&rules).unwrap();
         assert!(!g.is_classic() && g.has_standard_boxes() && g.has_variant_houses());
         assert_eq!(g.unit_count(), 27 + 2 + 4 + 5);
-        assert_eq!(g.unit(27).kind, UnitKind::Diagonal);
-        assert_eq!(g.unit(29).kind, UnitKind::Window);
+        assert_eq!(g.unit(27).kind, DIAGONAL);
+        assert_eq!(g.unit(29).kind, WINDOW);
         // The windows imply five more: the first is rows 1, 5, 9 by columns 1, 5, 9.
-        assert_eq!(g.unit(33).kind, UnitKind::HiddenWindow);
+        assert_eq!(g.unit(33).kind, HIDDEN_WINDOW);
         let corners: CellSet = [0, 4, 8, 36, 40, 44, 72, 76, 80].into_iter().collect();
         assert_eq!(g.set_of(33), corners);
         let second: Vec<u8> = g.cells_of(34).to_vec();
@@ -530,7 +534,7 @@ mod tests {
         .unwrap();
         let g = Geometry::for_rules(&rules).unwrap();
         assert!(!g.has_standard_boxes() && !g.is_classic());
-        assert_eq!(g.unit(18).kind, UnitKind::Region);
+        assert_eq!(g.unit(18).kind, REGION);
         assert_eq!(g.set_of(18), g.set_of(0), "region 1 is row 1");
         assert_eq!(g.peers(0).len(), 16, "row and column only");
         assert!(Geometry::for_rules(&Rules::classic(Shape::FOUR)).is_none());

@@ -14,6 +14,7 @@
 use crate::engine::budget::{Budget, Exhausted};
 use crate::engine::logic::Candidates;
 use crate::engine::model::board::Board;
+use crate::engine::model::constraints::cages::CAGE;
 use std::sync::Arc;
 
 use crate::engine::model::constraints::propagators::{revise, Propagator};
@@ -80,7 +81,7 @@ impl Marks {
                 .filter_map(|&c| grid.get(c))
                 .fold(0u32, |acc, d| acc | bit(d));
             let mut allowed = !placed;
-            let sum = (house.unit.kind == crate::engine::model::validate::UnitKind::Cage)
+            let sum = (house.unit.kind == CAGE)
                 .then(|| rules.cages().cages()[house.unit.index].sum())
                 .flatten();
             if let Some(sum) = sum.filter(|_| side <= CAGE_SUMS_UP_TO) {

@@ -4,8 +4,9 @@
 //! (full house) 1.0, the only place of a digit in a box 1.2, in a row or column 1.5, and the
 //! only digit left in a cell (naked single) 2.3, which needs every peer of the cell checked.
 
+use crate::engine::model::constraints::lines::{COLUMN, ROW};
 use crate::engine::model::grid::Cell;
-use crate::engine::model::validate::{Unit, UnitKind};
+use crate::engine::model::validate::Unit;
 
 use super::candidates::{digit, indices_of, Candidates};
 use super::text::capitalize;
@@ -88,9 +89,11 @@ pub fn naked(marks: &Candidates) -> Option<Step> {
 /// Where in `unit` the cell is, without repeating the unit: "column 5" in a row, "row 2" in a
 /// column, the full position in a box.
 pub(crate) fn place(unit: Unit, pos: Cell) -> String {
-    match unit.kind {
-        UnitKind::Row => format!("column {}", pos.col() + 1),
-        UnitKind::Column => format!("row {}", pos.row() + 1),
-        _ => pos.to_string(),
+    if unit.kind == ROW {
+        format!("column {}", pos.col() + 1)
+    } else if unit.kind == COLUMN {
+        format!("row {}", pos.row() + 1)
+    } else {
+        pos.to_string()
     }
 }

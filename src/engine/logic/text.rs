@@ -3,6 +3,7 @@
 
 use std::fmt::Display;
 
+use crate::engine::model::constraints::lines::{COLUMN, ROW};
 use crate::engine::model::grid::{join_words, Cell};
 use crate::engine::model::validate::{Unit, UnitKind};
 
@@ -23,34 +24,30 @@ pub(crate) fn capitalize(text: &str) -> String {
 /// Cells of one unit, named the short way a player reads them: "row 3, columns 2 and 7",
 /// "column 3, rows 2 and 7", or for a box each cell in full.
 pub(crate) fn cells_in_unit(unit: Unit, cells: &[Cell]) -> String {
-    match unit.kind {
-        UnitKind::Row => {
-            let cols: Vec<usize> = cells.iter().map(|p| p.col() + 1).collect();
-            let noun = if cols.len() == 1 { "column" } else { "columns" };
-            format!("row {}, {noun} {}", unit.index + 1, list(&cols))
-        }
-        UnitKind::Column => {
-            let rows: Vec<usize> = cells.iter().map(|p| p.row() + 1).collect();
-            let noun = if rows.len() == 1 { "row" } else { "rows" };
-            format!("column {}, {noun} {}", unit.index + 1, list(&rows))
-        }
-        _ => list(cells),
+    if unit.kind == ROW {
+        let cols: Vec<usize> = cells.iter().map(|p| p.col() + 1).collect();
+        let noun = if cols.len() == 1 { "column" } else { "columns" };
+        format!("row {}, {noun} {}", unit.index + 1, list(&cols))
+    } else if unit.kind == COLUMN {
+        let rows: Vec<usize> = cells.iter().map(|p| p.row() + 1).collect();
+        let noun = if rows.len() == 1 { "row" } else { "rows" };
+        format!("column {}, {noun} {}", unit.index + 1, list(&rows))
+    } else {
+        list(cells)
     }
 }
 
 /// Cells of one unit without naming the unit again: "columns 2 and 7" in a row, "rows 2 and 7"
 /// in a column, each cell in full in a box.
 pub(crate) fn places_within(unit: Unit, cells: &[Cell]) -> String {
-    match unit.kind {
-        UnitKind::Row => {
-            let cols: Vec<usize> = cells.iter().map(|p| p.col()).collect();
-            lines(UnitKind::Column, &cols)
-        }
-        UnitKind::Column => {
-            let rows: Vec<usize> = cells.iter().map(|p| p.row()).collect();
-            lines(UnitKind::Row, &rows)
-        }
-        _ => list(cells),
+    if unit.kind == ROW {
+        let cols: Vec<usize> = cells.iter().map(|p| p.col()).collect();
+        lines(COLUMN, &cols)
+    } else if unit.kind == COLUMN {
+        let rows: Vec<usize> = cells.iter().map(|p| p.row()).collect();
+        lines(ROW, &rows)
+    } else {
+        list(cells)
     }
 }
 
@@ -68,6 +65,7 @@ pub(crate) fn lines(kind: UnitKind, indices: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::model::constraints::boxes::BOX;
 
     #[test]
     fn lists_read_naturally() {
@@ -81,13 +79,13 @@ mod tests {
     #[test]
     fn cells_are_named_by_their_unit() {
         let row = Unit {
-            kind: UnitKind::Row,
+            kind: ROW,
             index: 2,
         };
         let cells = [Cell::new(2, 1).unwrap(), Cell::new(2, 6).unwrap()];
         assert_eq!(cells_in_unit(row, &cells), "row 3, columns 2 and 7");
         let bx = Unit {
-            kind: UnitKind::Box,
+            kind: BOX,
             index: 0,
         };
         let cells = [Cell::new(0, 0).unwrap(), Cell::new(1, 2).unwrap()];
@@ -95,6 +93,6 @@ mod tests {
             cells_in_unit(bx, &cells),
             "row 1, column 1 and row 2, column 3"
         );
-        assert_eq!(lines(UnitKind::Column, &[0, 3]), "columns 1 and 4");
+        assert_eq!(lines(COLUMN, &[0, 3]), "columns 1 and 4");
     }
 }

@@ -258,6 +258,8 @@ impl ClassicPuzzle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::model::constraints::boxes::BOX;
+    use crate::engine::model::constraints::lines::{COLUMN, ROW};
 
     const LINE: &str =
         "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1";
@@ -348,11 +350,7 @@ mod tests {
     #[test]
     fn the_quick_check_sees_each_unit_kind_alone() {
         use crate::engine::model::validate::UnitKind;
-        for (kind, second) in [
-            (UnitKind::Row, 4),
-            (UnitKind::Column, 36),
-            (UnitKind::Box, 10),
-        ] {
+        for (kind, second) in [(ROW, 4), (COLUMN, 36), (BOX, 10)] {
             let mut cells = [b'.'; CELLS];
             cells[0] = b'7';
             cells[second] = b'7';

@@ -278,7 +278,7 @@ impl<S> Counted<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::model::validate::UnitKind;
+    use crate::engine::model::constraints::cages::CAGE;
 
     #[test]
     fn classic_puzzles_keep_a_compact_copy_and_others_do_not() {
@@ -493,7 +493,7 @@ mod tests {
             panic!("a clash in a cage is a conflict");
         };
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].unit.kind, UnitKind::Cage);
+        assert_eq!(found[0].unit.kind, CAGE);
         assert_eq!(
             found[0].to_string(),
             "digit 1 repeats in cage 1: row 1, column 1 and row 2, column 3"

@@ -6,192 +6,143 @@
 
 use std::fmt;
 
-use crate::engine::model::constraints::windows::name_hidden_window;
+use crate::engine::model::constraints::{
+    boxes::BOX,
+    lines::{COLUMN, ROW},
+};
 use crate::engine::model::grid::{Cell, Digit, Grid, Shape};
 use crate::engine::model::rules::Rules;
 
-/// The kinds of group a digit must not repeat in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum UnitKind {
-    Row,
-    Column,
-    Box,
-    /// A Jigsaw region, in place of the boxes.
-    Region,
-    /// A main diagonal (Sudoku X): index 0 runs from the top-left corner, 1 from the
-    /// top-right.
-    Diagonal,
-    /// A Hyper window (9x9): index 0-3 in reading order.
-    Window,
-    /// One of the five groups a Hyper puzzle's windows imply (index 0-4; see
-    /// `constraints/windows.rs`). Not a rule of its own, so a board is never checked
-    /// against it; the logic engine uses it as a house.
-    HiddenWindow,
-    /// A Killer cage (its digits are distinct too).
-    Cage,
-    /// Two cells a king's move apart (anti-king); index 0 for every pair, the cells name it.
-    AntiKing,
-    /// Two cells a knight's move apart (anti-knight); index 0, the cells name it.
-    AntiKnight,
-    /// Two orthogonal neighbours (non-consecutive); index 0, the cells name it.
-    NonConsecutive,
-    /// A cell that must hold an odd digit; index 0, the cell names it.
-    Odd,
-    /// A cell that must hold an even digit; index 0, the cell names it.
-    Even,
-    /// A thermometer, by its place in the list given.
-    Thermometer,
-    /// A Kropki or XV dot, by its place in the list given.
-    Dot,
-    /// Two orthogonal neighbours without a dot under a negative constraint; index 0.
-    Negative,
-    /// The cells in one place of every box (disjoint groups): index 0 is every box's first
-    /// cell, in reading order within the box.
-    DisjointGroup,
-    /// An extra region (distinct digits, not necessarily all), by its place in the list
-    /// given.
-    ExtraRegion,
-    /// A German whispers line, by its place in the list given.
-    Whisper,
-    /// A palindrome line, by its place in the list given.
-    Palindrome,
-    /// A renban line (distinct consecutive digits), by its place in the list given.
-    Renban,
-    /// An arrow (its shaft adds up to its circle), by its place in the list given.
-    Arrow,
-    /// A little killer diagonal, by its place in the list given.
-    LittleKiller,
-    /// A sandwich clue, by its place in the list given.
-    Sandwich,
-    /// An X-sum clue, by its place in the list given.
-    XSum,
-    /// A skyscraper clue, by its place in the list given.
-    Skyscraper,
-    /// A between line, by its place in the list given.
-    BetweenLine,
-    /// A region-sum line, by its place in the list given.
-    RegionSumLine,
-    /// A quadruple, by its place in the list given.
-    Quadruple,
-    /// A minimum cell (smaller than its orthogonal neighbours); index 0, the cells name it.
-    Minimum,
-    /// A maximum cell (larger than its orthogonal neighbours); index 0, the cells name it.
-    Maximum,
-    /// A clone pair of regions, by its place in the list given.
-    Clone,
+/// A kind of unit: what a rule family calls one instance of itself ("row", "cage",
+/// "thermometer"), and how a unit of that kind is named in messages and in the JSON API.
+///
+/// Each family declares its kinds as constants in its own file (`lines::ROW`,
+/// `cages::CAGE`, `thermometers::THERMOMETER`), so a new family adds nothing here. Two
+/// kinds are the same when their names are: the name is what a client reads.
+#[derive(Clone, Copy)]
+pub struct UnitKind {
+    name: &'static str,
+    label: &'static str,
+    plural: &'static str,
+    numbered: bool,
+    relation: bool,
+    box_like: bool,
+    describe: Option<fn(usize, &mut fmt::Formatter<'_>) -> fmt::Result>,
 }
 
 impl UnitKind {
+    /// A kind whose units hold distinct digits, shown as "`label` 3" (1-based index):
+    /// `name` is the JSON API's ("little_killer"), `label` the word in messages ("little
+    /// killer"), `plural` for lists of them ("little killers").
+    pub(crate) const fn distinct(
+        name: &'static str,
+        label: &'static str,
+        plural: &'static str,
+    ) -> Self {
+        UnitKind {
+            name,
+            label,
+            plural,
+            numbered: true,
+            relation: false,
+            box_like: false,
+            describe: None,
+        }
+    }
+
+    /// A kind whose units are broken by the digits they hold rather than by a repeat (a
+    /// cell's domain, a relation between cells, a sum).
+    pub(crate) const fn relation(
+        name: &'static str,
+        label: &'static str,
+        plural: &'static str,
+    ) -> Self {
+        UnitKind {
+            relation: true,
+            ..Self::distinct(name, label, plural)
+        }
+    }
+
+    /// Units of this kind are named by their cells, not numbered: "anti-knight pair".
+    pub(crate) const fn unnumbered(self) -> Self {
+        UnitKind {
+            numbered: false,
+            ..self
+        }
+    }
+
+    /// A house a player scans like a box (boxes, Jigsaw regions, Hyper windows) rather
+    /// than like a line: SE rates a box's singles and pointing lower than a line's.
+    pub(crate) const fn box_like(self) -> Self {
+        UnitKind {
+            box_like: true,
+            ..self
+        }
+    }
+
+    /// Units of this kind are named by `describe` (index, formatter), for a kind whose
+    /// number alone would not tell a player where it is.
+    pub(crate) const fn described_by(
+        self,
+        describe: fn(usize, &mut fmt::Formatter<'_>) -> fmt::Result,
+    ) -> Self {
+        UnitKind {
+            describe: Some(describe),
+            ..self
+        }
+    }
+
     /// Lower-case name, as used in messages and in the JSON API.
     pub const fn name(self) -> &'static str {
-        match self {
-            UnitKind::Row => "row",
-            UnitKind::Column => "column",
-            UnitKind::Box => "box",
-            UnitKind::Region => "region",
-            UnitKind::Diagonal => "diagonal",
-            UnitKind::Window => "window",
-            UnitKind::HiddenWindow => "hidden_window",
-            UnitKind::Cage => "cage",
-            UnitKind::AntiKing => "anti_king",
-            UnitKind::AntiKnight => "anti_knight",
-            UnitKind::NonConsecutive => "non_consecutive",
-            UnitKind::Odd => "odd",
-            UnitKind::Even => "even",
-            UnitKind::Thermometer => "thermometer",
-            UnitKind::Dot => "dot",
-            UnitKind::Negative => "negative",
-            UnitKind::DisjointGroup => "disjoint_group",
-            UnitKind::ExtraRegion => "extra_region",
-            UnitKind::Whisper => "whispers",
-            UnitKind::Palindrome => "palindrome",
-            UnitKind::Renban => "renban",
-            UnitKind::Arrow => "arrow",
-            UnitKind::LittleKiller => "little_killer",
-            UnitKind::Sandwich => "sandwich",
-            UnitKind::XSum => "x_sum",
-            UnitKind::Skyscraper => "skyscraper",
-            UnitKind::BetweenLine => "between_line",
-            UnitKind::RegionSumLine => "region_sum_line",
-            UnitKind::Quadruple => "quadruple",
-            UnitKind::Minimum => "minimum",
-            UnitKind::Maximum => "maximum",
-            UnitKind::Clone => "clone",
-        }
+        self.name
     }
 
     /// Lower-case plural: "rows", "boxes".
     pub const fn plural(self) -> &'static str {
-        match self {
-            UnitKind::Row => "rows",
-            UnitKind::Column => "columns",
-            UnitKind::Box => "boxes",
-            UnitKind::Region => "regions",
-            UnitKind::Diagonal => "diagonals",
-            UnitKind::Window => "windows",
-            UnitKind::HiddenWindow => "hidden windows",
-            UnitKind::Cage => "cages",
-            UnitKind::AntiKing => "anti-king pairs",
-            UnitKind::AntiKnight => "anti-knight pairs",
-            UnitKind::NonConsecutive => "non-consecutive pairs",
-            UnitKind::Odd => "odd cells",
-            UnitKind::Even => "even cells",
-            UnitKind::Thermometer => "thermometers",
-            UnitKind::Dot => "dots",
-            UnitKind::Negative => "negative pairs",
-            UnitKind::DisjointGroup => "disjoint groups",
-            UnitKind::ExtraRegion => "extra regions",
-            UnitKind::Whisper => "whispers lines",
-            UnitKind::Palindrome => "palindromes",
-            UnitKind::Renban => "renban lines",
-            UnitKind::Arrow => "arrows",
-            UnitKind::LittleKiller => "little killers",
-            UnitKind::Sandwich => "sandwich clues",
-            UnitKind::XSum => "X-sum clues",
-            UnitKind::Skyscraper => "skyscraper clues",
-            UnitKind::BetweenLine => "between lines",
-            UnitKind::RegionSumLine => "region-sum lines",
-            UnitKind::Quadruple => "quadruples",
-            UnitKind::Minimum => "minimum cells",
-            UnitKind::Maximum => "maximum cells",
-            UnitKind::Clone => "clones",
-        }
-    }
-
-    /// Whether each digit appears exactly once in a unit of this kind (a cage holds fewer).
-    pub const fn is_house(self) -> bool {
-        !matches!(
-            self,
-            UnitKind::Cage | UnitKind::AntiKing | UnitKind::ExtraRegion
-        ) && !self.is_relation()
+        self.plural
     }
 
     /// Whether a unit of this kind is broken by the digits it holds rather than by a repeat
     /// (a cell's domain or a relation between two cells).
     pub const fn is_relation(self) -> bool {
-        matches!(
-            self,
-            UnitKind::NonConsecutive
-                | UnitKind::Odd
-                | UnitKind::Even
-                | UnitKind::Thermometer
-                | UnitKind::Dot
-                | UnitKind::Negative
-                | UnitKind::Whisper
-                | UnitKind::Palindrome
-                | UnitKind::Renban
-                | UnitKind::Arrow
-                | UnitKind::LittleKiller
-                | UnitKind::Sandwich
-                | UnitKind::XSum
-                | UnitKind::Skyscraper
-                | UnitKind::BetweenLine
-                | UnitKind::RegionSumLine
-                | UnitKind::Quadruple
-                | UnitKind::Minimum
-                | UnitKind::Maximum
-                | UnitKind::Clone
-        )
+        self.relation
+    }
+
+    /// Whether a player scans a house of this kind like a box rather than like a line.
+    pub(crate) const fn is_box_like(self) -> bool {
+        self.box_like
+    }
+}
+
+impl PartialEq for UnitKind {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for UnitKind {}
+
+impl PartialOrd for UnitKind {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for UnitKind {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.name.cmp(other.name)
+    }
+}
+
+impl std::hash::Hash for UnitKind {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+    }
+}
+
+impl fmt::Debug for UnitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
     }
 }
 
@@ -207,36 +158,20 @@ pub struct Unit {
 impl Unit {
     /// All rows, then columns, then boxes of `shape`.
     pub fn lines_and_boxes(shape: Shape) -> impl Iterator<Item = Unit> {
-        [UnitKind::Row, UnitKind::Column, UnitKind::Box]
+        [ROW, COLUMN, BOX]
             .into_iter()
             .flat_map(move |kind| (0..shape.side()).map(move |index| Unit { kind, index }))
     }
 }
 
 impl fmt::Display for Unit {
-    /// "row 3"; a hidden window with where it is: "hidden window 2 (rows 1, 5, 9, columns 2-4)".
+    /// "row 3", "anti-knight pair", or the kind's own description: "hidden window 2 (rows 1,
+    /// 5, 9, columns 2-4)".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            UnitKind::HiddenWindow => name_hidden_window(self.index, f),
-            UnitKind::AntiKing => f.write_str("anti-king pair"),
-            UnitKind::AntiKnight => f.write_str("anti-knight pair"),
-            UnitKind::NonConsecutive => f.write_str("non-consecutive pair"),
-            UnitKind::Odd => f.write_str("odd cell"),
-            UnitKind::Even => f.write_str("even cell"),
-            UnitKind::Negative => f.write_str("negative constraint"),
-            UnitKind::DisjointGroup => write!(f, "disjoint group {}", self.index + 1),
-            UnitKind::ExtraRegion => write!(f, "extra region {}", self.index + 1),
-            UnitKind::Whisper => write!(f, "whispers line {}", self.index + 1),
-            UnitKind::Renban => write!(f, "renban line {}", self.index + 1),
-            UnitKind::LittleKiller => write!(f, "little killer {}", self.index + 1),
-            UnitKind::XSum => write!(f, "X-sum clue {}", self.index + 1),
-            UnitKind::Sandwich => write!(f, "sandwich clue {}", self.index + 1),
-            UnitKind::Skyscraper => write!(f, "skyscraper clue {}", self.index + 1),
-            UnitKind::BetweenLine => write!(f, "between line {}", self.index + 1),
-            UnitKind::RegionSumLine => write!(f, "region-sum line {}", self.index + 1),
-            UnitKind::Minimum => f.write_str("minimum cell"),
-            UnitKind::Maximum => f.write_str("maximum cell"),
-            kind => write!(f, "{} {}", kind.name(), self.index + 1),
+        match self.kind.describe {
+            Some(describe) => describe(self.index, f),
+            None if self.kind.numbered => write!(f, "{} {}", self.kind.label, self.index + 1),
+            None => f.write_str(self.kind.label),
         }
     }
 }
@@ -305,6 +240,12 @@ pub fn conflicts(grid: &Grid, rules: &Rules) -> Vec<Conflict> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::model::constraints::boxes::BOX;
+    use crate::engine::model::constraints::cages::CAGE;
+    use crate::engine::model::constraints::diagonals::DIAGONAL;
+    use crate::engine::model::constraints::lines::{COLUMN, ROW};
+    use crate::engine::model::constraints::regions::REGION;
+    use crate::engine::model::constraints::windows::{HIDDEN_WINDOW, WINDOW};
     use crate::engine::model::rules::{Cage, Cages};
 
     const SOLVED: &str =
@@ -334,7 +275,7 @@ mod tests {
         let report = classic(&line);
         assert_eq!(report.conflicts.len(), 1);
         let conflict = &report.conflicts[0];
-        assert_eq!(conflict.unit.kind, UnitKind::Row);
+        assert_eq!(conflict.unit.kind, ROW);
         assert_eq!(
             conflict.to_string(),
             "digit 5 repeats in row 1: row 1, column 2 and row 1, column 7"
@@ -351,7 +292,7 @@ mod tests {
             .iter()
             .map(|c| c.unit.kind)
             .collect();
-        assert_eq!(kinds, vec![UnitKind::Column, UnitKind::Box]);
+        assert_eq!(kinds, vec![COLUMN, BOX]);
     }
 
     #[test]
@@ -381,7 +322,7 @@ mod tests {
             Grid::from_rows(&["3.....", ".3....", "......", "......", "......", "......"]).unwrap();
         let found = conflicts(&g, &Rules::classic(g.shape()));
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].unit.kind, UnitKind::Box);
+        assert_eq!(found[0].unit.kind, BOX);
         assert_eq!(
             found[0].to_string(),
             "digit 3 repeats in box 1: row 1, column 1 and row 2, column 2"
@@ -437,20 +378,13 @@ mod tests {
         let houses: Vec<Unit> = rules.houses().collect();
         let mut kinds = Vec::new();
         for (unit, cells) in rules.units() {
-            let is_house = unit.kind.is_house();
+            let is_house = unit.kind != CAGE;
             assert_eq!(is_house, houses.contains(&unit), "{unit}");
             assert_eq!(is_house, cells.len() == 9, "{unit}: {cells:?}");
             kinds.push(unit.kind);
         }
         kinds.dedup();
-        let expected = [
-            UnitKind::Row,
-            UnitKind::Column,
-            UnitKind::Box,
-            UnitKind::Diagonal,
-            UnitKind::Window,
-            UnitKind::Cage,
-        ];
+        let expected = [ROW, COLUMN, BOX, DIAGONAL, WINDOW, CAGE];
         assert_eq!(kinds, expected);
     }
 
@@ -465,13 +399,7 @@ mod tests {
 
     #[test]
     fn a_unit_the_rules_do_not_have_has_no_cells() {
-        for kind in [
-            UnitKind::Region,
-            UnitKind::Cage,
-            UnitKind::Diagonal,
-            UnitKind::Window,
-            UnitKind::HiddenWindow,
-        ] {
+        for kind in [REGION, CAGE, DIAGONAL, WINDOW, HIDDEN_WINDOW] {
             let unit = Unit { kind, index: 0 };
             assert!(
                 Rules::classic(Shape::NINE).cells_of(unit).is_empty(),

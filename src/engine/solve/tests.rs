@@ -5,6 +5,9 @@
 use crate::engine::budget::{Budget, Stop};
 use crate::engine::generate::killer::random_killer;
 use crate::engine::model::board::{Board, ClassicPuzzle};
+use crate::engine::model::constraints::boxes::BOX;
+use crate::engine::model::constraints::diagonals::DIAGONAL;
+use crate::engine::model::constraints::regions::REGION;
 use crate::engine::model::constraints::windows::WindowsNeedNine;
 use crate::engine::model::grid::{Cell, Digit, Grid, Shape};
 use crate::engine::model::puzzle::{Counted, Puzzle};
@@ -485,7 +488,7 @@ fn a_variant_house_makes_givens_clash_and_changes_the_count() {
     );
     let found = conflicts(&grid, &x);
     assert_eq!(found.len(), 1);
-    assert_eq!(found[0].unit.kind, UnitKind::Diagonal);
+    assert_eq!(found[0].unit.kind, DIAGONAL);
     assert_eq!(
         found[0].to_string(),
         "digit 5 repeats in diagonal 1: row 1, column 1 and row 5, column 5"
@@ -511,7 +514,7 @@ fn jigsaw_regions_replace_the_boxes() {
     let jigsaw = rules(Shape::NINE, jigsaw9());
     let kinds: Vec<UnitKind> = jigsaw.houses().map(|u| u.kind).collect();
     assert_eq!(kinds.len(), 27);
-    assert!(kinds.contains(&UnitKind::Region) && !kinds.contains(&UnitKind::Box));
+    assert!(kinds.contains(&REGION) && !kinds.contains(&BOX));
     // Rows 4 and 6, columns 4 and 1: boxes 5 and 4 classically, one region here (the fifth
     // region in reading order of first cells).
     let mut grid = Grid::empty(Shape::NINE);

@@ -8,6 +8,10 @@ use super::{Family, Pair};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One anti-king pair ("anti-king pair" in messages, `anti_king` in the JSON API).
+pub const ANTI_KING: UnitKind =
+    UnitKind::distinct("anti_king", "anti-king pair", "anti-king pairs").unnumbered();
+
 /// Cells a king's move apart hold different digits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct AntiKing;
@@ -16,7 +20,7 @@ impl Family for AntiKing {
     fn forbidden_pairs(&self, shape: Shape, out: &mut Vec<Pair>) {
         let side = shape.side();
         let unit = Unit {
-            kind: UnitKind::AntiKing,
+            kind: ANTI_KING,
             index: 0,
         };
         for row in 0..side - 1 {

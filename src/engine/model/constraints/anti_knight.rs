@@ -8,6 +8,10 @@ use super::{Family, Pair};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One anti-knight pair ("anti-knight pair" in messages, `anti_knight` in the JSON API).
+pub const ANTI_KNIGHT: UnitKind =
+    UnitKind::distinct("anti_knight", "anti-knight pair", "anti-knight pairs").unnumbered();
+
 /// Cells a knight's move apart hold different digits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct AntiKnight;
@@ -16,7 +20,7 @@ impl Family for AntiKnight {
     fn forbidden_pairs(&self, shape: Shape, out: &mut Vec<Pair>) {
         let side = shape.side() as isize;
         let unit = Unit {
-            kind: UnitKind::AntiKnight,
+            kind: ANTI_KNIGHT,
             index: 0,
         };
         // Each pair once: the lower cell one or two rows below.

@@ -13,6 +13,9 @@ use super::{cell_on, ConstraintError, Family};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One arrow ("arrow 1" in messages, `arrow` in the JSON API).
+pub const ARROW: UnitKind = UnitKind::relation("arrow", "arrow", "arrows");
+
 const PROBLEM: &str = "invalid-arrows";
 
 /// The most cells a pill holds: three digits already make 987, more than any shaft adds.
@@ -166,10 +169,7 @@ impl Arrows {
 impl Family for Arrows {
     fn propagators(&self, _shape: Shape, out: &mut Vec<Arc<dyn Propagator>>) {
         for (index, arrow) in self.arrows.iter().enumerate() {
-            let unit = Unit {
-                kind: UnitKind::Arrow,
-                index,
-            };
+            let unit = Unit { kind: ARROW, index };
             let places = arrow.circle.len() as u32;
             let circle = (arrow.circle.iter().enumerate())
                 .map(|(k, &cell)| (cell, -(10i64.pow(places - 1 - k as u32))));

@@ -11,6 +11,10 @@ use super::{identify_lines, line_on, ConstraintError, Family};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One between line ("between line 1" in messages, `between_line` in the JSON API).
+pub const BETWEEN_LINE: UnitKind =
+    UnitKind::relation("between_line", "between line", "between lines");
+
 const PROBLEM: &str = "invalid-between-lines";
 
 /// The between lines of a puzzle, each from one bulb to the other, in the order given.
@@ -113,7 +117,7 @@ impl Family for BetweenLines {
         for (index, line) in self.lines.iter().enumerate() {
             out.push(Arc::new(Between {
                 unit: Unit {
-                    kind: UnitKind::BetweenLine,
+                    kind: BETWEEN_LINE,
                     index,
                 },
                 cells: line.clone(),

@@ -5,6 +5,9 @@ use super::{Family, House, Role};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One box ("box 1" in messages, `box` in the JSON API).
+pub const BOX: UnitKind = UnitKind::distinct("box", "box", "boxes").box_like();
+
 /// Every box of the shape holds each digit once.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Boxes;
@@ -14,10 +17,7 @@ impl Family for Boxes {
         let side = shape.side();
         out.extend((0..side).map(|index| {
             House {
-                unit: Unit {
-                    kind: UnitKind::Box,
-                    index,
-                },
+                unit: Unit { kind: BOX, index },
                 cells: (0..side)
                     .map(|i| {
                         let (row, col) = shape.box_cell(index, i);

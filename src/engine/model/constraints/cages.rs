@@ -9,6 +9,9 @@ use super::{Family, House, Role};
 use crate::engine::model::grid::{Cell, Grid, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One cage ("cage 1" in messages, `cage` in the JSON API).
+pub const CAGE: UnitKind = UnitKind::distinct("cage", "cage", "cages");
+
 /// One cage as a caller describes it: the sum (none: distinct digits only) and the cells as
 /// 0-based (row, column).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -225,10 +228,7 @@ impl Cages {
 impl Family for Cages {
     fn houses(&self, _shape: Shape, out: &mut Vec<House>) {
         out.extend(self.cages.iter().enumerate().map(|(index, cage)| House {
-            unit: Unit {
-                kind: UnitKind::Cage,
-                index,
-            },
+            unit: Unit { kind: CAGE, index },
             cells: cage.cells.clone(),
             role: Role::Distinct,
         }));

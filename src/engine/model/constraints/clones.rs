@@ -7,6 +7,9 @@ use super::{cell_on, ConstraintError, Family, Relation};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One clone ("clone 1" in messages, `clone` in the JSON API).
+pub const CLONE: UnitKind = UnitKind::relation("clone", "clone", "clones");
+
 const PROBLEM: &str = "invalid-clones";
 
 /// One clone as a caller describes it: the cells and their copy, in corresponding order
@@ -84,10 +87,7 @@ impl Family for Clones {
     fn relations(&self, shape: Shape, out: &mut Vec<Relation>) {
         let side = shape.side();
         for (index, (cells, copy)) in self.pairs.iter().enumerate() {
-            let unit = Unit {
-                kind: UnitKind::Clone,
-                index,
-            };
+            let unit = Unit { kind: CLONE, index };
             for (&a, &b) in cells.iter().zip(copy) {
                 out.push(Relation::of(unit, [a, b], side, |x, y| x == y));
             }

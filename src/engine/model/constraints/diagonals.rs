@@ -7,6 +7,9 @@ use super::{Family, House, Role};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One diagonal ("diagonal 1" in messages, `diagonal` in the JSON API).
+pub const DIAGONAL: UnitKind = UnitKind::distinct("diagonal", "diagonal", "diagonals");
+
 /// One main diagonal alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OneDiagonal {
@@ -68,7 +71,7 @@ impl Family for Diagonals {
                 .collect();
             out.push(House {
                 unit: Unit {
-                    kind: UnitKind::Diagonal,
+                    kind: DIAGONAL,
                     index,
                 },
                 cells,

@@ -10,6 +10,10 @@ use super::{Family, House, Role};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One disjoint group ("disjoint group 1" in messages, `disjoint_group` in the JSON API).
+pub const DISJOINT_GROUP: UnitKind =
+    UnitKind::distinct("disjoint_group", "disjoint group", "disjoint groups");
+
 /// Cells in the same position of their boxes hold different digits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DisjointGroups;
@@ -22,7 +26,7 @@ impl Family for DisjointGroups {
         out.extend((0..side).map(|index| {
             House {
                 unit: Unit {
-                    kind: UnitKind::DisjointGroup,
+                    kind: DISJOINT_GROUP,
                     index,
                 },
                 cells: (0..side)

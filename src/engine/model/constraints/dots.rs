@@ -12,6 +12,13 @@ use super::{cell_on, orthogonal_pairs, ConstraintError, Family, Relation};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One dot ("dot 1" in messages, `dot` in the JSON API).
+pub const DOT: UnitKind = UnitKind::relation("dot", "dot", "dots");
+
+/// One negative constraint ("negative constraint" in messages, `negative` in the JSON API).
+pub const NEGATIVE: UnitKind =
+    UnitKind::relation("negative", "negative constraint", "negative pairs").unnumbered();
+
 const PROBLEM: &str = "invalid-dots";
 
 /// What a dot says about its two cells.
@@ -160,10 +167,7 @@ impl Family for Dots {
     fn relations(&self, shape: Shape, out: &mut Vec<Relation>) {
         let side = shape.side();
         for (index, dot) in self.dots.iter().enumerate() {
-            let unit = Unit {
-                kind: UnitKind::Dot,
-                index,
-            };
+            let unit = Unit { kind: DOT, index };
             // Neighbours share a row or column: never the same digit.
             out.push(Relation::of(unit, dot.cells, side, |a, b| {
                 a != b && dot.allows(a, b)
@@ -173,7 +177,7 @@ impl Family for Dots {
             return;
         }
         let unit = Unit {
-            kind: UnitKind::Negative,
+            kind: NEGATIVE,
             index: 0,
         };
         let has = |cells: [Cell; 2], kinds: &[DotKind]| {
@@ -268,7 +272,7 @@ mod tests {
         let r = relations(&dots, Shape::FOUR);
         // The dot, then the 23 other pairs of neighbours.
         assert_eq!(r.len(), 24);
-        assert!(r[1..].iter().all(|r| r.unit.kind == UnitKind::Negative));
+        assert!(r[1..].iter().all(|r| r.unit.kind == NEGATIVE));
         assert!(r[1..]
             .iter()
             .all(|r| r.cells != [Cell::at(0, 0), Cell::at(0, 1)]));

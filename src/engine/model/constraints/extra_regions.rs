@@ -10,6 +10,10 @@ use super::{cell_on, ConstraintError, Family, House, Role};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One extra region ("extra region 1" in messages, `extra_region` in the JSON API).
+pub const EXTRA_REGION: UnitKind =
+    UnitKind::distinct("extra_region", "extra region", "extra regions");
+
 const PROBLEM: &str = "invalid-extra-regions";
 
 /// The extra regions of a puzzle, in the order given, each's cells in reading order.
@@ -85,7 +89,7 @@ impl Family for ExtraRegions {
     fn houses(&self, _shape: Shape, out: &mut Vec<House>) {
         out.extend(self.regions.iter().enumerate().map(|(index, cells)| House {
             unit: Unit {
-                kind: UnitKind::ExtraRegion,
+                kind: EXTRA_REGION,
                 index,
             },
             cells: cells.clone(),

@@ -7,6 +7,14 @@ use super::{identify_marks, two_marks, ConstraintError, Family, Relation};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One minimum cell ("minimum cell" in messages, `minimum` in the JSON API).
+pub const MINIMUM: UnitKind =
+    UnitKind::relation("minimum", "minimum cell", "minimum cells").unnumbered();
+
+/// One maximum cell ("maximum cell" in messages, `maximum` in the JSON API).
+pub const MAXIMUM: UnitKind =
+    UnitKind::relation("maximum", "maximum cell", "maximum cells").unnumbered();
+
 const PROBLEM: &str = "invalid-extremes";
 
 /// The minimum cells and the maximum cells, each in reading order, no cell in both.
@@ -62,8 +70,8 @@ impl Family for Extremes {
     fn relations(&self, shape: Shape, out: &mut Vec<Relation>) {
         let side = shape.side();
         for (kind, cells, smaller) in [
-            (UnitKind::Minimum, &self.minimum, true),
-            (UnitKind::Maximum, &self.maximum, false),
+            (MINIMUM, &self.minimum, true),
+            (MAXIMUM, &self.maximum, false),
         ] {
             let unit = Unit { kind, index: 0 };
             for &cell in cells {

@@ -4,6 +4,12 @@ use super::{Family, House, Role};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One row ("row 1" in messages, `row` in the JSON API).
+pub const ROW: UnitKind = UnitKind::distinct("row", "row", "rows");
+
+/// One column ("column 1" in messages, `column` in the JSON API).
+pub const COLUMN: UnitKind = UnitKind::distinct("column", "column", "columns");
+
 /// Every row and every column holds each digit once.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Lines;
@@ -13,10 +19,10 @@ impl Family for Lines {
         let side = shape.side();
         for (kind, at) in [
             (
-                UnitKind::Row,
+                ROW,
                 (|line, i| Cell::at(line, i)) as fn(usize, usize) -> Cell,
             ),
-            (UnitKind::Column, |line, i| Cell::at(i, line)),
+            (COLUMN, |line, i| Cell::at(i, line)),
         ] {
             out.extend((0..side).map(|index| House {
                 unit: Unit { kind, index },

@@ -10,6 +10,10 @@ use super::{cell_on, ConstraintError, Family};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One little killer ("little killer 1" in messages, `little_killer` in the JSON API).
+pub const LITTLE_KILLER: UnitKind =
+    UnitKind::relation("little_killer", "little killer", "little killers");
+
 const PROBLEM: &str = "invalid-little-killers";
 
 /// The way a little killer's arrow points.
@@ -154,7 +158,7 @@ impl Family for LittleKillers {
     fn propagators(&self, _shape: Shape, out: &mut Vec<Arc<dyn Propagator>>) {
         for (index, clue) in self.clues.iter().enumerate() {
             let unit = Unit {
-                kind: UnitKind::LittleKiller,
+                kind: LITTLE_KILLER,
                 index,
             };
             let terms = clue.cells.iter().map(|&cell| (cell, 1));

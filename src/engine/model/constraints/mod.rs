@@ -33,7 +33,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::grid::{Cell, Digit, Grid, Shape};
-use super::validate::{Conflict, Unit, UnitKind};
+use super::validate::{Conflict, Unit};
 use propagators::Propagator;
 
 pub(crate) mod anti_king;
@@ -575,7 +575,7 @@ impl Houses {
     /// solvers read as peers: a cage's are the cage family's own.
     pub fn distinct_beyond_cages(&self) -> impl Iterator<Item = &House> + '_ {
         self.with(Role::Distinct)
-            .filter(|house| house.unit.kind != UnitKind::Cage)
+            .filter(|house| house.unit.kind != cages::CAGE)
     }
 
     /// Every repeated digit: by house (checked houses in order), then by pair, then every

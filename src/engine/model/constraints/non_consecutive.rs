@@ -7,6 +7,14 @@ use super::{orthogonal_pairs, Family, Relation};
 use crate::engine::model::grid::Shape;
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One non-consecutive pair ("non-consecutive pair" in messages, `non_consecutive` in the JSON API).
+pub const NON_CONSECUTIVE: UnitKind = UnitKind::relation(
+    "non_consecutive",
+    "non-consecutive pair",
+    "non-consecutive pairs",
+)
+.unnumbered();
+
 /// Orthogonal neighbours differ by more than 1 (and, sharing a row or column, by at least 1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct NonConsecutive;
@@ -15,7 +23,7 @@ impl Family for NonConsecutive {
     fn relations(&self, shape: Shape, out: &mut Vec<Relation>) {
         let side = shape.side();
         let unit = Unit {
-            kind: UnitKind::NonConsecutive,
+            kind: NON_CONSECUTIVE,
             index: 0,
         };
         out.extend(

@@ -8,6 +8,9 @@ use super::{identify_lines, line_on, ConstraintError, Family, Relation};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One palindrome ("palindrome 1" in messages, `palindrome` in the JSON API).
+pub const PALINDROME: UnitKind = UnitKind::relation("palindrome", "palindrome", "palindromes");
+
 const PROBLEM: &str = "invalid-palindromes";
 
 /// The palindrome lines of a puzzle, in the order given.
@@ -49,7 +52,7 @@ impl Family for Palindromes {
         let side = shape.side();
         for (index, cells) in self.lines.iter().enumerate() {
             let unit = Unit {
-                kind: UnitKind::Palindrome,
+                kind: PALINDROME,
                 index,
             };
             let n = cells.len();

@@ -7,6 +7,12 @@ use super::{identify_marks, two_marks, ConstraintError, Domain, Family};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One odd cell ("odd cell" in messages, `odd` in the JSON API).
+pub const ODD: UnitKind = UnitKind::relation("odd", "odd cell", "odd cells").unnumbered();
+
+/// One even cell ("even cell" in messages, `even` in the JSON API).
+pub const EVEN: UnitKind = UnitKind::relation("even", "even cell", "even cells").unnumbered();
+
 const PROBLEM: &str = "invalid-parity";
 
 /// The odd cells and the even cells, each in reading order, no cell in both.
@@ -49,8 +55,8 @@ impl Family for Parity {
         // Bit d - 1 is digit d: the odd digits are the even bits.
         let odd_digits = shape.all_digits() & 0x5555_5555;
         for (kind, cells, allowed) in [
-            (UnitKind::Odd, &self.odd, odd_digits),
-            (UnitKind::Even, &self.even, shape.all_digits() & !odd_digits),
+            (ODD, &self.odd, odd_digits),
+            (EVEN, &self.even, shape.all_digits() & !odd_digits),
         ] {
             let unit = Unit { kind, index: 0 };
             out.extend(cells.iter().map(|&cell| Domain {

@@ -407,11 +407,11 @@ fn walk(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::model::validate::UnitKind;
+    use crate::engine::model::constraints::cages::CAGE;
 
     fn unit() -> Unit {
         Unit {
-            kind: UnitKind::Cage,
+            kind: CAGE,
             index: 0,
         }
     }

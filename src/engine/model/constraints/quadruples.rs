@@ -12,6 +12,9 @@ use super::{cell_on, ConstraintError, Family};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One quadruple ("quadruple 1" in messages, `quadruple` in the JSON API).
+pub const QUADRUPLE: UnitKind = UnitKind::relation("quadruple", "quadruple", "quadruples");
+
 const PROBLEM: &str = "invalid-quadruples";
 
 /// One quadruple as a caller describes it: the four cells around a corner (0-based, any
@@ -176,7 +179,7 @@ impl Family for Quadruples {
         for (index, quad) in self.quads.iter().enumerate() {
             out.push(Arc::new(Quad {
                 unit: Unit {
-                    kind: UnitKind::Quadruple,
+                    kind: QUADRUPLE,
                     index,
                 },
                 cells: quad.cells.clone(),

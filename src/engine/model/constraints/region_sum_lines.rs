@@ -12,6 +12,10 @@ use super::{identify_lines, line_on, ConstraintError, Family};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One region-sum line ("region-sum line 1" in messages, `region_sum_line` in the JSON API).
+pub const REGION_SUM_LINE: UnitKind =
+    UnitKind::relation("region_sum_line", "region-sum line", "region-sum lines");
+
 const PROBLEM: &str = "invalid-region-sum-lines";
 
 /// A checked line, with its segments.
@@ -80,7 +84,7 @@ impl Family for RegionSumLines {
     fn propagators(&self, _shape: Shape, out: &mut Vec<Arc<dyn Propagator>>) {
         for (index, line) in self.lines.iter().enumerate() {
             let unit = Unit {
-                kind: UnitKind::RegionSumLine,
+                kind: REGION_SUM_LINE,
                 index,
             };
             let first = &line.segments[0];

@@ -13,6 +13,9 @@ use super::{Family, House, Role};
 use crate::engine::model::grid::{char_of, Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One region ("region 1" in messages, `region` in the JSON API).
+pub const REGION: UnitKind = UnitKind::distinct("region", "region", "regions").box_like();
+
 /// Why a label grid does not draw valid regions. Rows, columns and regions print 1-based.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RegionError {
@@ -195,7 +198,7 @@ impl Family for Regions {
     fn houses(&self, shape: Shape, out: &mut Vec<House>) {
         out.extend((0..shape.side()).map(|index| House {
             unit: Unit {
-                kind: UnitKind::Region,
+                kind: REGION,
                 index,
             },
             cells: self.cells(index).collect(),

@@ -9,6 +9,9 @@ use super::{identify_lines, line_on, ConstraintError, Family, House, Relation, R
 use crate::engine::model::grid::{Cell, Grid, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One renban line ("renban line 1" in messages, `renban` in the JSON API).
+pub const RENBAN_LINE: UnitKind = UnitKind::relation("renban", "renban line", "renban lines");
+
 const PROBLEM: &str = "invalid-renban";
 
 /// The renban lines of a puzzle, in the order given.
@@ -52,7 +55,7 @@ impl Renban {
 
     fn unit(index: usize) -> Unit {
         Unit {
-            kind: UnitKind::Renban,
+            kind: RENBAN_LINE,
             index,
         }
     }

@@ -17,6 +17,10 @@ use super::{ConstraintError, Family};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One sandwich clue ("sandwich clue 1" in messages, `sandwich` in the JSON API).
+pub const SANDWICH_CLUE: UnitKind =
+    UnitKind::relation("sandwich", "sandwich clue", "sandwich clues");
+
 const PROBLEM: &str = "invalid-sandwiches";
 
 /// One clue as a caller describes it.
@@ -218,7 +222,7 @@ impl Family for Sandwiches {
         for (index, clue) in self.clues.iter().enumerate() {
             out.push(Arc::new(Sandwich {
                 unit: Unit {
-                    kind: UnitKind::Sandwich,
+                    kind: SANDWICH_CLUE,
                     index,
                 },
                 cells: clue.at.cells(shape),

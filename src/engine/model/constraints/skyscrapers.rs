@@ -14,6 +14,10 @@ use super::{ConstraintError, Family};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One skyscraper clue ("skyscraper clue 1" in messages, `skyscraper` in the JSON API).
+pub const SKYSCRAPER_CLUE: UnitKind =
+    UnitKind::relation("skyscraper", "skyscraper clue", "skyscraper clues");
+
 const PROBLEM: &str = "invalid-skyscrapers";
 
 /// One clue as a caller describes it.
@@ -139,7 +143,7 @@ impl Family for Skyscrapers {
         for (index, clue) in self.clues.iter().enumerate() {
             out.push(Arc::new(Skyscraper {
                 unit: Unit {
-                    kind: UnitKind::Skyscraper,
+                    kind: SKYSCRAPER_CLUE,
                     index,
                 },
                 cells: clue.at.cells(shape),

@@ -9,6 +9,9 @@ use super::{identify_lines, line_on, ConstraintError, Domain, Family, Relation};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One thermometer ("thermometer 1" in messages, `thermometer` in the JSON API).
+pub const THERMOMETER: UnitKind = UnitKind::relation("thermometer", "thermometer", "thermometers");
+
 const PROBLEM: &str = "invalid-thermometers";
 
 /// One thermometer as a caller describes it: cells from the bulb (0-based).
@@ -82,7 +85,7 @@ impl Family for Thermometers {
         let side = shape.side() as u32;
         for (index, line) in self.lines.iter().enumerate().filter(|(_, l)| !l.slow) {
             let unit = Unit {
-                kind: UnitKind::Thermometer,
+                kind: THERMOMETER,
                 index,
             };
             let n = line.cells.len() as u32;
@@ -104,7 +107,7 @@ impl Family for Thermometers {
         let side = shape.side();
         for (index, line) in self.lines.iter().enumerate() {
             let unit = Unit {
-                kind: UnitKind::Thermometer,
+                kind: THERMOMETER,
                 index,
             };
             for step in line.cells.windows(2) {

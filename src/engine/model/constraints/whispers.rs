@@ -9,6 +9,10 @@ use super::{identify_lines, line_on, ConstraintError, Family, Relation};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One whispers line ("whispers line 1" in messages, `whispers` in the JSON API).
+pub const WHISPERS_LINE: UnitKind =
+    UnitKind::relation("whispers", "whispers line", "whispers lines");
+
 const PROBLEM: &str = "invalid-whispers";
 
 /// One line as a caller describes it: cells from either end (0-based), and the least
@@ -85,7 +89,7 @@ impl Family for Whispers {
         let side = shape.side();
         for (index, line) in self.lines.iter().enumerate() {
             let unit = Unit {
-                kind: UnitKind::Whisper,
+                kind: WHISPERS_LINE,
                 index,
             };
             for step in line.cells.windows(2) {

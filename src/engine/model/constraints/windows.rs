@@ -7,6 +7,15 @@ use super::{Family, House, Role};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One window ("window 1" in messages, `window` in the JSON API).
+pub const WINDOW: UnitKind = UnitKind::distinct("window", "window", "windows").box_like();
+
+/// One hidden window ("hidden window 1" in messages, `hidden_window` in the JSON API).
+pub const HIDDEN_WINDOW: UnitKind =
+    UnitKind::distinct("hidden_window", "hidden window", "hidden windows")
+        .box_like()
+        .described_by(name_hidden_window);
+
 /// The four windows of a 9x9 grid each hold every digit once (validated for 9x9 only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Windows;
@@ -86,8 +95,8 @@ impl Family for Windows {
         /// The `i`-th cell of window `index`, of one kind of window.
         type CellOf = fn(usize, usize) -> Cell;
         let groups: [(UnitKind, usize, CellOf, Role); 2] = [
-            (UnitKind::Window, 4, window_cell, Role::Complete),
-            (UnitKind::HiddenWindow, 5, hidden_window_cell, Role::Implied),
+            (WINDOW, 4, window_cell, Role::Complete),
+            (HIDDEN_WINDOW, 5, hidden_window_cell, Role::Implied),
         ];
         for (kind, count, cell, role) in groups {
             out.extend((0..count).map(|index| House {

@@ -15,6 +15,9 @@ use super::{ConstraintError, Family};
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
+/// One X-sum clue ("X-sum clue 1" in messages, `x_sum` in the JSON API).
+pub const X_SUM_CLUE: UnitKind = UnitKind::relation("x_sum", "X-sum clue", "X-sum clues");
+
 const PROBLEM: &str = "invalid-x-sums";
 
 /// One clue as a caller describes it.
@@ -157,7 +160,7 @@ impl Family for XSums {
         for (index, clue) in self.clues.iter().enumerate() {
             out.push(Arc::new(XSum {
                 unit: Unit {
-                    kind: UnitKind::XSum,
+                    kind: X_SUM_CLUE,
                     index,
                 },
                 cells: clue.at.cells(shape),
