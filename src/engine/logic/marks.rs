@@ -14,7 +14,6 @@
 use crate::engine::budget::{Budget, Exhausted};
 use crate::engine::logic::Candidates;
 use crate::engine::model::board::Board;
-use crate::engine::model::constraints::cages::CAGE;
 use std::sync::Arc;
 
 use crate::engine::model::constraints::propagators::{revise, Propagator};
@@ -24,9 +23,9 @@ use crate::engine::model::rules::Rules;
 use crate::engine::model::sums::digits_of_sums;
 use crate::engine::model::validate::Unit;
 
-/// Cage sums prune the marks on boards up to this side: their combinations are enumerated
-/// as subsets of the digits (2^9 at most per cage).
-const CAGE_SUMS_UP_TO: usize = 9;
+/// Houses with a total (Killer cages) prune the marks on boards up to this side: their
+/// combinations are enumerated as subsets of the digits (2^9 at most per house).
+const DISTINCT_SUMS_UP_TO: usize = 9;
 
 /// The pencil marks of a board: one digit set per cell (empty for a filled cell).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,24 +79,28 @@ impl Marks {
                 .iter()
                 .filter_map(|&c| grid.get(c))
                 .fold(0u32, |acc, d| acc | bit(d));
-            let mut allowed = !placed;
-            let sum = (house.unit.kind == CAGE)
-                .then(|| rules.cages().cages()[house.unit.index].sum())
-                .flatten();
-            if let Some(sum) = sum.filter(|_| side <= CAGE_SUMS_UP_TO) {
-                let placed_sum: u32 = cells
-                    .iter()
-                    .filter_map(|&c| grid.get(c))
-                    .map(|d| u32::from(d.get()))
-                    .sum();
-                let open = cells.iter().filter(|&&c| grid.get(c).is_none()).count();
-                allowed &=
-                    digits_of_sums(all & !placed, open as u32, sum.saturating_sub(placed_sum));
-                *visits += 1 << side;
-            }
             for &cell in cells {
                 if let Some(i) = shape.index_of(cell) {
-                    masks[i] &= allowed;
+                    masks[i] &= !placed;
+                }
+            }
+        }
+        // A house with a total keeps the digits of the sums its open cells can still make
+        // (its cells were counted with its house above).
+        if side <= DISTINCT_SUMS_UP_TO {
+            for house in table.distinct_sums() {
+                let cells = &house.cells;
+                let placed_digits = cells.iter().filter_map(|&c| grid.get(c));
+                let placed = placed_digits.clone().fold(0u32, |acc, d| acc | bit(d));
+                let placed_sum: u32 = placed_digits.map(|d| u32::from(d.get())).sum();
+                let open = cells.iter().filter(|&&c| grid.get(c).is_none()).count();
+                let total = house.total.saturating_sub(placed_sum);
+                let allowed = digits_of_sums(all & !placed, open as u32, total);
+                *visits += 1 << side;
+                for &cell in cells {
+                    if let Some(i) = shape.index_of(cell) {
+                        masks[i] &= allowed;
+                    }
                 }
             }
         }

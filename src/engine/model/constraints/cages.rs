@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::regions::first_unconnected;
-use super::{Family, House, Role};
+use super::{DistinctSum, Family, House, Role};
 use crate::engine::model::grid::{Cell, Grid, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
 
@@ -231,6 +231,14 @@ impl Family for Cages {
             unit: Unit { kind: CAGE, index },
             cells: cage.cells.clone(),
             role: Role::Distinct,
+        }));
+    }
+
+    fn distinct_sums(&self, _shape: Shape, out: &mut Vec<DistinctSum>) {
+        out.extend(self.with_sums().map(|(index, cage, total)| DistinctSum {
+            unit: Unit { kind: CAGE, index },
+            cells: cage.cells.clone(),
+            total,
         }));
     }
 

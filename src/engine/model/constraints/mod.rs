@@ -88,6 +88,16 @@ pub struct House {
     pub role: Role,
 }
 
+/// Cells of distinct digits that add up to a total (a Killer cage with its sum): what pencil
+/// marks narrow to the digits of the sums that can still be made.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DistinctSum {
+    pub unit: Unit,
+    /// In reading order.
+    pub cells: Vec<Cell>,
+    pub total: u32,
+}
+
 /// Two cells that must not hold the same digit, and the unit that names the rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pair {
@@ -314,6 +324,10 @@ pub(crate) trait Family: Any {
     /// Appends the houses this family adds, in its units' order.
     fn houses(&self, _shape: Shape, _out: &mut Vec<House>) {}
 
+    /// Appends the groups of distinct digits with a fixed total (each also one of the
+    /// family's houses).
+    fn distinct_sums(&self, _shape: Shape, _out: &mut Vec<DistinctSum>) {}
+
     /// Appends the pairs of cells that must not hold the same digit, each named by the unit
     /// a broken one is reported as. Pairs that share a house are dropped by the table.
     fn forbidden_pairs(&self, _shape: Shape, _out: &mut Vec<Pair>) {}
@@ -442,6 +456,8 @@ pub struct Houses {
     domains: Vec<Domain>,
     /// Pairs of cells with a table of the digit pairs they may hold.
     relations: Vec<Relation>,
+    /// Houses with a fixed total (Killer cages with a sum).
+    distinct_sums: Vec<DistinctSum>,
     /// Constraints on several cells at once (sums, order, sets).
     propagators: Vec<Arc<dyn Propagator>>,
 }
@@ -481,6 +497,7 @@ impl Houses {
         for constraint in constraints {
             let family = constraint.family();
             family.houses(shape, &mut table.houses);
+            family.distinct_sums(shape, &mut table.distinct_sums);
             family.forbidden_pairs(shape, &mut pairs);
             family.domains(shape, &mut table.domains);
             family.relations(shape, &mut table.relations);
@@ -553,6 +570,11 @@ impl Houses {
     /// The relations between pairs of cells, in registry order.
     pub fn relations(&self) -> &[Relation] {
         &self.relations
+    }
+
+    /// The houses with a fixed total, in registry order.
+    pub fn distinct_sums(&self) -> &[DistinctSum] {
+        &self.distinct_sums
     }
 
     /// The constraints on several cells at once, in registry order.
