@@ -17,9 +17,10 @@ use crate::engine::logic::marks::{parts, Marks};
 use crate::engine::logic::Geometry;
 use crate::engine::logic::{Hint, Step, Technique};
 use crate::engine::model::board::Board;
+use crate::engine::model::constraints::DistinctSum;
 use crate::engine::model::grid::{Cell, Digit, Grid};
 use crate::engine::model::puzzle::{Puzzle, PuzzleError};
-use crate::engine::model::rules::{Rules, ValidCage};
+use crate::engine::model::rules::Rules;
 use crate::engine::model::validate::{conflicts, Unit};
 use crate::engine::solve::general::GeneralSolver;
 
@@ -215,8 +216,8 @@ fn naked_single(board: &Grid, marks: &Marks) -> Option<Step> {
 /// house cover it, and stick out by one empty cell (the others filled), whose digit is what
 /// the cages hold beyond the house. The first house (rules' order) with either.
 fn rule_of_45(board: &Grid, rules: &Rules) -> Option<Step> {
-    let cages = rules.cages().cages();
-    if cages.is_empty() {
+    let sums = rules.house_table().distinct_sums();
+    if sums.is_empty() {
         return None;
     }
     let side = board.shape().side() as u32;
@@ -237,20 +238,15 @@ fn rule_of_45(board: &Grid, rules: &Rules) -> Option<Step> {
     rules.houses().find_map(|unit| {
         let house = rules.cells_of(unit);
         // Cages without a sum say nothing of totals: their cells count as uncovered.
-        let touching: Vec<(&ValidCage, u32)> = cages
-            .iter()
-            .filter_map(|cage| cage.sum().map(|sum| (cage, sum)))
-            .filter(|(cage, _)| cage.cells().iter().any(|c| house.contains(c)))
+        let touching: Vec<&DistinctSum> = (sums.iter())
+            .filter(|cage| cage.cells.iter().any(|c| house.contains(c)))
             .collect();
-        let inside: Vec<(&ValidCage, u32)> = touching
-            .iter()
-            .copied()
-            .filter(|(cage, _)| cage.cells().iter().all(|c| house.contains(c)))
+        let inside: Vec<&DistinctSum> = (touching.iter().copied())
+            .filter(|cage| cage.cells.iter().all(|c| house.contains(c)))
             .collect();
         // Innie: what the inside cages and the filled cells leave.
-        let covered: Vec<Cell> = inside
-            .iter()
-            .flat_map(|(cage, _)| cage.cells().iter().copied())
+        let covered: Vec<Cell> = (inside.iter())
+            .flat_map(|cage| cage.cells.iter().copied())
             .collect();
         let rest: Vec<Cell> = house
             .iter()
@@ -263,7 +259,7 @@ fn rule_of_45(board: &Grid, rules: &Rules) -> Option<Step> {
             .filter(|&c| board.get(c).is_none())
             .collect();
         if let [cell] = open[..] {
-            let known: u32 = inside.iter().map(|&(_, sum)| sum).sum::<u32>()
+            let known: u32 = inside.iter().map(|cage| cage.total).sum::<u32>()
                 + rest.iter().map(|&c| value(c)).sum::<u32>();
             if let Some(step) = total.checked_sub(known).and_then(|sum| {
                 place(
@@ -280,9 +276,8 @@ fn rule_of_45(board: &Grid, rules: &Rules) -> Option<Step> {
             }
         }
         // Outie: the touching cages cover the house and stick out by one empty cell.
-        let all: Vec<Cell> = touching
-            .iter()
-            .flat_map(|(cage, _)| cage.cells().iter().copied())
+        let all: Vec<Cell> = (touching.iter())
+            .flat_map(|cage| cage.cells.iter().copied())
             .collect();
         if !house.iter().all(|c| all.contains(c)) {
             return None;
@@ -296,7 +291,7 @@ fn rule_of_45(board: &Grid, rules: &Rules) -> Option<Step> {
         let [cell] = open[..] else {
             return None;
         };
-        let cage_total: u32 = touching.iter().map(|&(_, sum)| sum).sum();
+        let cage_total: u32 = touching.iter().map(|cage| cage.total).sum();
         let known = total + outside.iter().map(|&c| value(c)).sum::<u32>();
         cage_total.checked_sub(known).and_then(|sum| {
             place(

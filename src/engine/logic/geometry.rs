@@ -18,7 +18,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::LazyLock;
 
 use crate::engine::model::board::{CELLS, SIZE};
-use crate::engine::model::constraints::cages::CAGE;
 use crate::engine::model::constraints::lines::{COLUMN, ROW};
 use crate::engine::model::constraints::House;
 use crate::engine::model::grid::{Cell, Shape};
@@ -120,12 +119,10 @@ impl Geometry {
     }
 
     fn build(rules: &Rules, id: u64) -> Option<Geometry> {
-        // The Killer techniques reason over sums: a cage without one is left to the
-        // general path (basic marks and singles), like the rules beyond houses.
-        if rules.shape() != Shape::NINE
-            || rules.reaches_beyond_houses()
-            || !rules.cages().all_summed()
-        {
+        // The Killer techniques reason over sums: a cage without one reaches beyond the
+        // houses, and is left to the general path (basic marks and singles) like the other
+        // rules beyond them.
+        if rules.shape() != Shape::NINE || rules.reaches_beyond_houses() {
             return None;
         }
         let index = |cell: Cell| cell.row() * SIZE + cell.col();
@@ -139,18 +136,11 @@ impl Geometry {
             .iter()
             .map(|cells| cells.iter().map(|&c| c as usize).collect())
             .collect();
-        let cages: Vec<CageArea> = rules
-            .cages()
-            .cages()
-            .iter()
-            .enumerate()
-            .map(|(i, cage)| CageArea {
-                unit: Unit {
-                    kind: CAGE,
-                    index: i,
-                },
-                cells: cage.cells().iter().map(|&c| index(c)).collect(),
-                sum: cage.sum().unwrap_or_else(|| unreachable!("declined above")),
+        let cages: Vec<CageArea> = (rules.house_table().distinct_sums().iter())
+            .map(|summed| CageArea {
+                unit: summed.unit,
+                cells: summed.cells.iter().map(|&c| index(c)).collect(),
+                sum: summed.total,
             })
             .collect();
         let mut cage_of = Box::new([None; CELLS]);

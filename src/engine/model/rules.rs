@@ -11,7 +11,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
-pub use super::constraints::cages::{Cage, CageError, Cages, ValidCage};
+pub use super::constraints::cages::{Cage, CageError, Cages};
 use super::constraints::regions::{RegionError, Regions};
 use super::constraints::windows::{Windows, WindowsNeedNine};
 use super::constraints::{self, anti_king::AntiKing, boxes::Boxes, diagonals::Diagonals};
@@ -308,6 +308,7 @@ impl Rules {
 
     /// The cages (none for a classic puzzle).
     pub fn cages(&self) -> &Cages {
+        // Both callers of `Rules::of` (`killer` and `new`) pass a `Cages`, empty or not.
         self.get::<Cages>()
             .unwrap_or_else(|| unreachable!("Rules::of is always given the cages"))
     }

@@ -202,17 +202,16 @@ impl Layout {
         self.cage_sums.clear();
         self.cage_start.push(0);
         let mut cage_of = vec![usize::MAX; cells];
-        let cages = puzzle.rules().cages();
-        // The cages with a sum; one without is only distinct digits, peers like an extra
-        // region's below.
-        for (k, (_, cage, sum)) in cages.with_sums().enumerate() {
-            for at in cage.cells() {
+        // The houses with a total (cages with a sum); one without is only distinct digits,
+        // peers like an extra region's below.
+        for (k, summed) in table.distinct_sums().iter().enumerate() {
+            for at in &summed.cells {
                 let i = at.row() * side + at.col();
                 cage_of[i] = k;
                 self.cage_cells.push(i as u16);
             }
             self.cage_start.push(self.cage_cells.len() as u32);
-            self.cage_sums.push(sum);
+            self.cage_sums.push(summed.total);
         }
         let summed = self.cage_sums.len();
         self.impossible = false;
@@ -220,16 +219,11 @@ impl Layout {
         self.add_band_innies(summed, &cage_of, shape.digit_total());
 
         // Pairs of cells that must differ outside the houses (anti-king), both ways round,
-        // and the cells of every house of distinct digits that is no cage (extra regions,
-        // renban lines): peers too, though no house of `units`.
+        // and the cells of every house of distinct digits without a total (extra regions,
+        // renban lines, cages without a sum): peers too, though no house of `units`.
         let pairs = table.forbidden_pairs();
-        let distinct: Vec<&[Cell]> = (table.distinct_beyond_cages())
+        let distinct: Vec<&[Cell]> = (table.distinct_without_total())
             .map(|house| house.cells.as_slice())
-            .chain(
-                (cages.cages().iter())
-                    .filter(|cage| cage.sum().is_none())
-                    .map(|cage| cage.cells()),
-            )
             .collect();
         let mut paired: Vec<Vec<u16>> = vec![
             Vec::new();
@@ -529,8 +523,8 @@ impl GeneralSolver {
         let side = shape.side();
         let cells = shape.cells();
         let mut meter = Meter::new(budget, OPS_PER_UNIT);
-        let cages = puzzle.rules().cages();
-        if !cages.is_empty() && !self.table.covers(side, side) {
+        let summed = !puzzle.rules().house_table().distinct_sums().is_empty();
+        if summed && !self.table.covers(side, side) {
             // Every size, as far as the table's cap allows: the 45-rule cages the layout adds
             // can be up to `side - 1` cells whatever the caller's cages are. Built once per
             // solver and side, paid for by the search that needs it first.

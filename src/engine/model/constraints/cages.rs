@@ -214,11 +214,6 @@ impl Cages {
         (self.cages.iter().enumerate()).filter_map(|(k, cage)| cage.sum.map(|sum| (k, cage, sum)))
     }
 
-    /// Whether every cage has a sum.
-    pub fn all_summed(&self) -> bool {
-        self.cages.iter().all(|cage| cage.sum.is_some())
-    }
-
     /// Cells in the largest cage (0 without cages).
     pub fn max_size(&self) -> usize {
         self.cages.iter().map(|c| c.cells.len()).max().unwrap_or(0)

@@ -582,22 +582,28 @@ impl Houses {
         &self.propagators
     }
 
-    /// Whether anything constrains cells outside the complete houses and the cages
-    /// (forbidden pairs, domains, relations, propagators, distinct houses such as extra
-    /// regions): the logic engine reasons over those two only.
+    /// Whether anything constrains cells outside the complete houses and the houses with a
+    /// total (forbidden pairs, domains, relations, propagators, distinct houses without a
+    /// total such as extra regions or cages without a sum): the logic engine reasons over
+    /// those two only.
     pub fn reaches_beyond_houses(&self) -> bool {
         !(self.pairs.is_empty()
             && self.domains.is_empty()
             && self.relations.is_empty()
             && self.propagators.is_empty())
-            || self.distinct_beyond_cages().next().is_some()
+            || self.distinct_without_total().next().is_some()
     }
 
-    /// The houses of distinct digits that are not Killer cages (extra regions), which the
-    /// solvers read as peers: a cage's are the cage family's own.
-    pub fn distinct_beyond_cages(&self) -> impl Iterator<Item = &House> + '_ {
-        self.with(Role::Distinct)
-            .filter(|house| house.unit.kind != cages::CAGE)
+    /// The houses of distinct digits with no total (extra regions, renban lines, cages
+    /// without a sum), which the solvers read as peers only: a house with a total is also
+    /// one of [`Houses::distinct_sums`].
+    pub fn distinct_without_total(&self) -> impl Iterator<Item = &House> + '_ {
+        self.with(Role::Distinct).filter(|house| {
+            !self
+                .distinct_sums
+                .iter()
+                .any(|summed| summed.unit == house.unit)
+        })
     }
 
     /// Every repeated digit: by house (checked houses in order), then by pair, then every
@@ -619,6 +625,7 @@ impl Houses {
             while digits != 0 {
                 let value = digits.trailing_zeros() as u8 + 1;
                 digits &= digits - 1;
+                // `value - 1` is a bit of `repeated`, set above from a grid digit (1-25).
                 let digit = Digit::new(value).unwrap_or_else(|| unreachable!("a grid digit"));
                 let mut at: Vec<Cell> = house
                     .cells
