@@ -112,6 +112,8 @@ impl Engine {
         let group = VariantGroup::of(puzzle.rules()).ok_or_else(no_form)?;
         let board = Board::from_grid(puzzle.grid()).ok_or_else(no_form)?;
         let form = group.form(board.raw(), budget)?;
+        // The group's symmetries map each of the rule set's houses onto one of its houses
+        // and relabel digits one to one, so the form repeats a digit only if the puzzle does.
         Ok(
             Puzzle::new(Board::from_raw(form).to_grid(), puzzle.rules().clone())
                 .unwrap_or_else(|_| unreachable!("a disguise of a valid puzzle is valid")),
@@ -170,6 +172,8 @@ impl Engine {
                 budget,
             )?,
             (None, Some(geometry)) => {
+                // `Geometry::build` declines every shape but 9x9, and a 9x9 grid holds 0-9
+                // only: all that `Board::from_grid` asks.
                 let board = Board::from_grid(puzzle.grid())
                     .unwrap_or_else(|| unreachable!("a geometry is built for 9x9 only"));
                 logic::grade::grade_until_stopped(
@@ -179,6 +183,7 @@ impl Engine {
                     budget,
                 )?
             }
+            // `variant` is computed (or the call returned) exactly when `classic` is None.
             (None, None) => unreachable!("a non-classic puzzle has its geometry"),
         };
         Ok((counted, Some(grade)))

@@ -139,6 +139,8 @@ fn unique_or_other(
     solver: &mut GeneralSolver,
     budget: &Budget,
 ) -> Result<Option<Option<Vec<u8>>>, Exhausted> {
+    // The givens are cells of the full grid the cages' sums were read from, so they
+    // repeat no digit in a house or a cage, the only check `Puzzle::new` makes.
     let puzzle = Puzzle::new(givens.clone(), Rules::killer(cages.clone()))
         .unwrap_or_else(|_| unreachable!("givens from the solution obey its cages"));
     let check = budget.trial(work);
@@ -243,6 +245,8 @@ impl KillerSearch<'_> {
     fn rate(&mut self, layout: &Layout, digits: &[u8]) -> Result<(Grade, Fit), Exhausted> {
         self.ratings += 1;
         let rules = Rules::killer(to_cages(&layout.cages, digits));
+        // 9x9 cages, all with a sum (`to_cages`): houses and sums only, as `for_rules`
+        // asks; the givens are a 9x9 grid, all `Board::from_grid` asks.
         let geometry = Geometry::for_rules(&rules).unwrap_or_else(|| unreachable!("9x9"));
         let board = Board::from_grid(&layout.givens).unwrap_or_else(|| unreachable!("9x9"));
         let grade = |stop, budget: &Budget| {
@@ -415,11 +419,14 @@ fn to_cages(cages: &[Vec<usize>], digits: &[u8]) -> Cages {
             cells: cells.iter().map(|&i| (i / SIZE, i % SIZE)).collect(),
         })
         .collect();
+    // The partition's cages are connected, disjoint, of at most 9 cells and in the grid,
+    // and each sum is that of its cells' distinct digits in the solution, so possible.
     Cages::new(Shape::NINE, list).unwrap_or_else(|e| unreachable!("generator made a bad cage: {e}"))
 }
 
 /// The band solver's grid for the empty board, shuffled by moves that keep it valid.
 pub(crate) fn random_full_grid(rng: &mut SplitMix64) -> Grid {
+    // An empty board has no repeats, and has solutions (any Sudoku grid).
     let puzzle = ClassicPuzzle::new(Board::empty()).unwrap_or_else(|_| unreachable!());
     let base = Solver::new()
         .solve(&puzzle, &Budget::unlimited())

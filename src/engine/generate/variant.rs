@@ -145,6 +145,7 @@ impl<'a> VariantTarget<'a> {
             },
         )
         .unwrap_or_else(|_| unreachable!("diagonals and windows fit a 9x9 grid"));
+        // Diagonals and windows are houses only, on 9x9: all `Geometry::for_rules` asks.
         let geometry = Geometry::for_rules(&rules).unwrap_or_else(|| unreachable!("9x9"));
         VariantTarget {
             variant,
@@ -168,6 +169,8 @@ impl Target for VariantTarget<'_> {
                         ..RuleSpec::default()
                     },
                 )
+                // `random_regions` returns regions that `Regions::new` accepted, the check
+                // `Rules::new` makes; 9x9 regions are houses only, all `for_rules` asks.
                 .unwrap_or_else(|_| unreachable!("the traded regions were checked"));
                 self.geometry =
                     Geometry::for_rules(&self.rules).unwrap_or_else(|| unreachable!("9x9"));
@@ -283,6 +286,7 @@ fn random_regions(grid: &Grid, rng: &mut SplitMix64) -> Regions {
             region[b] = to;
         }
     }
+    // The start (the boxes) is valid and every trade that left it invalid was undone.
     regions_of(&region).unwrap_or_else(|_| unreachable!("every kept trade was checked"))
 }
 
