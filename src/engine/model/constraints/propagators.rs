@@ -114,6 +114,10 @@ pub(crate) fn distinct_sum_bounds(mask: u32, count: usize) -> Option<(i64, i64)>
     Some((low, high))
 }
 
+/// How many groups' bounds [`Linear::narrow`] keeps on the stack between its two loops (a
+/// little killer's diagonal crosses at most five boxes of a 9x9; the rest are recomputed).
+const KEPT_GROUPS: usize = 8;
+
 /// A weighted sum of cells equals a total: `sum(weights[i] * digit(cells[i])) == total`.
 /// An arrow is its shaft's cells at weight 1 less its circle's at weight -1 (or -10 and -1
 /// for a two-cell pill read as a number) equal to 0; a little killer its diagonal at weight
@@ -231,13 +235,20 @@ impl Propagator for Linear {
     }
 
     fn narrow(&self, masks: &mut [u32], work: &mut u64) -> bool {
+        // Each group's bounds, read once a pass: a group's masks change only while it is
+        // narrowed, and then the pass ends.
+        let mut kept = [[(0i64, 0i64); 3]; KEPT_GROUPS];
         loop {
             // Each group's digit sum lies within its cells' own bounds and distinct digits'.
             let (mut low, mut high) = (0i64, 0i64);
-            for group in &self.groups {
-                let Some([own, all, _]) = Linear::group_bounds(group, masks) else {
+            for (g, group) in self.groups.iter().enumerate() {
+                let Some(bounds) = Linear::group_bounds(group, masks) else {
                     return false;
                 };
+                if let Some(slot) = kept.get_mut(g) {
+                    *slot = bounds;
+                }
+                let [own, all, _] = bounds;
                 let whole = (own.0.max(all.0), own.1.min(all.1));
                 if whole.0 > whole.1 {
                     return false;
@@ -251,9 +262,13 @@ impl Propagator for Linear {
                 return false;
             }
             let mut changed = false;
-            for group in &self.groups {
+            for (g, group) in self.groups.iter().enumerate() {
                 let w = self.weights[group[0]];
-                let Some([own, all, fewer]) = Linear::group_bounds(group, masks) else {
+                let bounds = match kept.get(g) {
+                    Some(&bounds) => Some(bounds),
+                    None => Linear::group_bounds(group, masks),
+                };
+                let Some([own, all, fewer]) = bounds else {
                     return false;
                 };
                 let whole = (own.0.max(all.0), own.1.min(all.1));
