@@ -756,13 +756,13 @@ fn propagate(
             for unit in layout.units.chunks_exact(side) {
                 let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
                 for &i in unit {
+                    // Without a branch: a placed cell adds to `placed`, an open one to the
+                    // counts (the cells of a unit are placed or not in no pattern).
                     let c = frame[usize::from(i)];
-                    if c & PLACED != 0 {
-                        placed |= c;
-                    } else {
-                        twice |= once & c;
-                        once |= c;
-                    }
+                    let open = if c & PLACED != 0 { 0 } else { c };
+                    placed |= c ^ open;
+                    twice |= once & open;
+                    once |= open;
                 }
                 placed &= all;
                 if (once | placed) != all {
