@@ -310,6 +310,41 @@ mod tests {
     }
 
     #[test]
+    fn cages_with_a_sum_are_distinct_sums_and_the_others_distinct_houses_without_one() {
+        use crate::engine::model::rules::Rules;
+        let sumless = Cage {
+            sum: None,
+            cells: vec![(4, 4), (4, 5)],
+        };
+        let list = vec![
+            cage(3, &[(0, 0), (0, 1)]),
+            sumless,
+            cage(24, &[(8, 8), (7, 8), (6, 8)]),
+        ];
+        let rules = Rules::killer(Cages::new(Shape::NINE, list).unwrap());
+        let table = rules.house_table();
+        let sums: Vec<(usize, u32, usize)> = (table.distinct_sums().iter())
+            .map(|sum| (sum.unit.index, sum.total, sum.cells.len()))
+            .collect();
+        // Each named by its place in the list given, the sumless one skipped.
+        assert_eq!(sums, [(0, 3, 2), (2, 24, 3)]);
+        let without: Vec<Unit> = table.distinct_without_total().map(|h| h.unit).collect();
+        assert_eq!(
+            without,
+            [Unit {
+                kind: CAGE,
+                index: 1
+            }]
+        );
+        // A cage without a sum is beyond what the logic engine reasons over.
+        assert!(rules.reaches_beyond_houses());
+        let summed =
+            Rules::killer(Cages::new(Shape::NINE, vec![cage(3, &[(0, 0), (0, 1)])]).unwrap());
+        assert!(!summed.reaches_beyond_houses());
+        assert_eq!(summed.house_table().distinct_without_total().count(), 0);
+    }
+
+    #[test]
     fn each_kind_of_error_names_cage_and_cell() {
         let ok = cage(3, &[(0, 0), (0, 1)]);
         let cases: Vec<(Shape, Vec<Cage>, CageError, &str)> =

@@ -29,6 +29,7 @@
 //! Invariant: a rule family is one file here plus one line in the registry.
 
 use std::any::Any;
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -458,6 +459,8 @@ pub struct Houses {
     relations: Vec<Relation>,
     /// Houses with a fixed total (Killer cages with a sum).
     distinct_sums: Vec<DistinctSum>,
+    /// The places in `houses` of the distinct houses that are none of `distinct_sums`.
+    without_total: Vec<usize>,
     /// Constraints on several cells at once (sums, order, sets).
     propagators: Vec<Arc<dyn Propagator>>,
 }
@@ -503,6 +506,11 @@ impl Houses {
             family.relations(shape, &mut table.relations);
             family.propagators(shape, &mut table.propagators);
         }
+        let totalled: HashSet<Unit> = table.distinct_sums.iter().map(|sum| sum.unit).collect();
+        table.without_total = (table.houses.iter().enumerate())
+            .filter(|(_, house)| house.role == Role::Distinct && !totalled.contains(&house.unit))
+            .map(|(k, _)| k)
+            .collect();
         if !pairs.is_empty() {
             // A pair inside a house says nothing more, and would report a repeat twice.
             let mut houses_of = vec![Vec::new(); shape.cells()];
@@ -598,12 +606,7 @@ impl Houses {
     /// without a sum), which the solvers read as peers only: a house with a total is also
     /// one of [`Houses::distinct_sums`].
     pub fn distinct_without_total(&self) -> impl Iterator<Item = &House> + '_ {
-        self.with(Role::Distinct).filter(|house| {
-            !self
-                .distinct_sums
-                .iter()
-                .any(|summed| summed.unit == house.unit)
-        })
+        self.without_total.iter().map(|&k| &self.houses[k])
     }
 
     /// Every repeated digit: by house (checked houses in order), then by pair, then every
