@@ -43,6 +43,50 @@ async fn a_puzzle_and_its_disguise_share_one_canonical_form_and_id() {
     server.shutdown().await;
 }
 
+/// `line` turned a quarter (row r, column c shows the original's row 8 - c, column r) and
+/// every digit d written 10 - d.
+fn turned(line: &str) -> String {
+    let cells: Vec<char> = line.chars().collect();
+    (0..81)
+        .map(|at| match cells[(8 - at % 9) * 9 + at / 9] {
+            d @ '1'..='9' => char::from(b'0' + 10 - (d as u8 - b'0')),
+            _ => '.',
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn rules_that_name_no_digit_have_forms_under_their_own_symmetries() {
+    let server = TestServer::start().await;
+    // Scattered givens, no digit twice: valid under anti-king and the classic rules.
+    let board = format!(
+        "{:.<81}",
+        "1.......2....3.....4....5.....6.......7......8.....9......."
+    );
+    let at = &server;
+    let form =
+        move |body: Value| async move { ok_json(post(at, "/v1/canonical", body).await).await };
+    let anti_king = form(json!({"board": board, "anti_king": true})).await;
+    let turn = form(json!({"board": turned(&board), "anti_king": true})).await;
+    assert_eq!(anti_king["canonical_id"], turn["canonical_id"]);
+    assert_ne!(anti_king["id"], turn["id"]);
+    // The form keeps the rules: posted back, it is its own form.
+    let again = form(json!({"board": anti_king["canonical"], "anti_king": true})).await;
+    assert_eq!(again["canonical"], anti_king["canonical"]);
+    // Swapping two rows of a band keeps the classic puzzle but not the anti-king one.
+    let swapped: String = (0..9)
+        .flat_map(|r| board[[1, 0, 2, 3, 4, 5, 6, 7, 8][r] * 9..][..9].chars())
+        .collect();
+    let classic = form(json!({"board": board})).await;
+    assert_eq!(
+        form(json!({"board": swapped})).await["canonical_id"],
+        classic["canonical_id"]
+    );
+    let moved = form(json!({"board": swapped, "anti_king": true})).await;
+    assert_ne!(moved["canonical_id"], anti_king["canonical_id"]);
+    server.shutdown().await;
+}
+
 #[tokio::test]
 async fn variants_and_broken_boards_are_refused_by_name() {
     let server = TestServer::start().await;
@@ -58,8 +102,12 @@ async fn variants_and_broken_boards_are_refused_by_name() {
     )
     .await;
     let detail = killer["detail"].as_str().unwrap();
-    assert!(detail.contains("classic, Sudoku X and Hyper"), "{killer}");
+    assert!(detail.contains("rules name no digit"), "{killer}");
     assert!(detail.contains("Killer"), "{killer}");
+    let thermometer =
+        json!({"board": ".".repeat(81), "thermometers": [{"cells": [[0, 0], [0, 1]]}]});
+    let refused = post(&server, "/v1/canonical", thermometer).await;
+    expect_problem(refused, 422, "unsupported").await;
     let mut clash = SEED.to_string();
     let first = clash.find(|c: char| c.is_ascii_digit()).unwrap();
     let digit = clash[first..first + 1].to_string();

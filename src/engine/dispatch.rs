@@ -19,7 +19,7 @@ use crate::engine::model::canonical::canonical_form;
 use crate::engine::model::grid::Grid;
 use crate::engine::model::puzzle::{Counted, Puzzle, Solution};
 use crate::engine::model::rules::Rules;
-use crate::engine::model::variant_forms::VariantGroup;
+use crate::engine::model::variant_forms::RuleGroup;
 use crate::engine::solve::band::Solver;
 use crate::engine::solve::general::GeneralSolver;
 
@@ -39,10 +39,12 @@ pub enum EngineError {
     /// work budget (or the range is empty). A deadline or cancellation is `Exhausted`.
     #[error(transparent)]
     NotGenerated(GenerateError),
-    /// Canonical forms cover classic, Sudoku X and Hyper 9x9 puzzles only, for now.
+    /// Canonical forms cover 9x9 puzzles with the boxes whose rules name no digit (houses
+    /// and forbidden pairs) and keep at most 4,096 rearrangements.
     #[error(
-        "canonical forms cover classic, Sudoku X and Hyper 9x9 puzzles (their symmetries are \
-         known); this one is {found}"
+        "canonical forms cover 9x9 puzzles with the boxes whose rules name no digit (classic, \
+         X, Hyper, disjoint groups, extra regions, anti-king, anti-knight and mixes of them) \
+         and keep at most 4,096 rearrangements; this one is {found}"
     )]
     NoCanonicalForm { found: String },
     /// The player's board and the original puzzle are not the same size.
@@ -97,11 +99,12 @@ impl Engine {
         matches!(variant, None | Some(Variant::X) | Some(Variant::Hyper))
     }
 
-    /// The canonical form of a classic, Sudoku X or Hyper puzzle: the one representative of
-    /// every puzzle that is the same up to the rule set's symmetries and a relabelling of the
-    /// digits (see `canonical.rs` and `variant_forms.rs`), itself a puzzle under the same
-    /// rules (its id is the canonical id). Other rule sets are
-    /// [`EngineError::NoCanonicalForm`]; the search is charged to `budget`.
+    /// The canonical form of a classic puzzle, or of a 9x9 puzzle whose rules name no digit
+    /// (Sudoku X, Hyper, anti-king...): the one representative of every puzzle that is the
+    /// same up to the rule set's symmetries and a relabelling of the digits (see
+    /// `canonical.rs` and `variant_forms.rs`), itself a puzzle under the same rules (its id
+    /// is the canonical id). Other rule sets are [`EngineError::NoCanonicalForm`]; the
+    /// search is charged to `budget`.
     pub fn canonical(&self, puzzle: &Puzzle, budget: &Budget) -> Result<Puzzle, EngineError> {
         if let Some(classic) = puzzle.as_classic() {
             return Ok(Puzzle::from_classic(canonical_form(classic, budget)?));
@@ -109,11 +112,12 @@ impl Engine {
         let no_form = || EngineError::NoCanonicalForm {
             found: puzzle.kind(),
         };
-        let group = VariantGroup::of(puzzle.rules()).ok_or_else(no_form)?;
+        let group = RuleGroup::of(puzzle.rules(), budget)?.ok_or_else(no_form)?;
         let board = Board::from_grid(puzzle.grid()).ok_or_else(no_form)?;
         let form = group.form(board.raw(), budget)?;
-        // The group's symmetries map each of the rule set's houses onto one of its houses
-        // and relabel digits one to one, so the form repeats a digit only if the puzzle does.
+        // The group's symmetries map each of the rule set's houses and forbidden pairs onto
+        // one of its own and relabel digits one to one, so the form breaks a rule only if
+        // the puzzle does.
         Ok(
             Puzzle::new(Board::from_raw(form).to_grid(), puzzle.rules().clone())
                 .unwrap_or_else(|_| unreachable!("a disguise of a valid puzzle is valid")),

@@ -28,10 +28,11 @@
 //! where the first row's nine new digits open 216 column orders per start (tens of
 //! milliseconds at most). Every input is bounded by the group's size.
 //!
-//! Only classic rules here: an X or Hyper puzzle keeps a smaller group (its diagonals or
-//! windows must map onto themselves), small enough to try in full (`variant_forms.rs`); a
-//! Jigsaw's regions and a Killer's cages would have to be carried along, and those are
-//! refused by the facade until they have forms of their own.
+//! Only classic rules here: a puzzle with more houses or forbidden pairs (X, Hyper,
+//! anti-king...) keeps a smaller group (its extra rules must map onto themselves), small
+//! enough to try in full (`variant_forms.rs`); a Jigsaw's regions and a Killer's cages
+//! would have to be carried along, and those are refused by the facade until they have
+//! forms of their own.
 
 use crate::engine::budget::{Budget, Exhausted, Meter};
 use crate::engine::model::board::{Board, ClassicPuzzle, CELLS, ORDERS_OF_THREE, SIZE};
