@@ -26,7 +26,6 @@ use crate::engine::generate::killer::{generate_killer, random_full_grid, random_
 use crate::engine::generate::{generate_for, minimal, GenerateError, Generated, Symmetry, Target};
 use crate::engine::logic::{Geometry, Rating};
 use crate::engine::model::board::{Board, CELLS, SIZE};
-use crate::engine::model::constraints::regions::Regions;
 use crate::engine::model::grid::{Grid, Shape};
 use crate::engine::model::puzzle::{Counted, Puzzle};
 use crate::engine::model::rules::{RuleSpec, Rules};
@@ -161,17 +160,8 @@ impl Target for VariantTarget<'_> {
         let grid = match self.variant {
             Variant::Jigsaw => {
                 let grid = random_full_grid(rng);
-                let regions = random_regions(&grid, rng);
-                self.rules = Rules::new(
-                    Shape::NINE,
-                    RuleSpec {
-                        regions: Some(regions.to_rows().iter().map(|r| labels(r)).collect()),
-                        ..RuleSpec::default()
-                    },
-                )
-                // `random_regions` returns regions that `Regions::new` accepted, the check
-                // `Rules::new` makes; 9x9 regions are houses only, all `for_rules` asks.
-                .unwrap_or_else(|_| unreachable!("the traded regions were checked"));
+                self.rules = random_regions(&grid, rng);
+                // 9x9 regions are houses only: all `Geometry::for_rules` asks.
                 self.geometry =
                     Geometry::for_rules(&self.rules).unwrap_or_else(|| unreachable!("9x9"));
                 grid
@@ -195,11 +185,6 @@ impl Target for VariantTarget<'_> {
     fn rules(&self) -> Rules {
         self.rules.clone()
     }
-}
-
-/// One label per character of a row.
-fn labels(row: &str) -> Vec<Option<String>> {
-    row.chars().map(|c| Some(c.to_string())).collect()
 }
 
 /// A full grid obeying `rules`, from a few random non-clashing givens.
@@ -237,9 +222,10 @@ fn full_grid(
     }
 }
 
-/// Regions grown from the boxes by random trades of equal digits between neighbouring
-/// regions (see the module docs), each trade kept only when both regions stay connected.
-fn random_regions(grid: &Grid, rng: &mut SplitMix64) -> Regions {
+/// Jigsaw rules of regions grown from the boxes by random trades of equal digits between
+/// neighbouring regions (see the module docs), each trade kept only when the rules take the
+/// regions (both stay connected).
+fn random_regions(grid: &Grid, rng: &mut SplitMix64) -> Rules {
     let digits = grid.raw();
     let mut region: Vec<u8> = (0..CELLS)
         .map(|i| Shape::NINE.box_of(i / SIZE, i % SIZE) as u8)
@@ -249,7 +235,11 @@ fn random_regions(grid: &Grid, rng: &mut SplitMix64) -> Regions {
             .chunks(SIZE)
             .map(|row| row.iter().map(|r| Some(r.to_string())).collect())
             .collect();
-        Regions::new(Shape::NINE, &rows)
+        let spec = RuleSpec {
+            regions: Some(rows),
+            ..RuleSpec::default()
+        };
+        Rules::new(Shape::NINE, spec)
     };
     let mut trades = 0;
     // Bounded: a trade fails only on connectivity, which most draws keep.

@@ -190,7 +190,13 @@ impl Geometry {
             .flatten()
             .chain(extras.iter().copied())
             .collect();
-        let standard_boxes = rules.regions().is_none();
+        // The third nine houses are the boxes, or the Jigsaw regions in their place.
+        let standard_boxes = BOXES.into_iter().all(|k| {
+            let b = k - BOXES.start;
+            let (top, left) = (b / 3 * 3, b % 3 * 3);
+            let cell = |i: usize| (top + i / 3) * SIZE + left + i % 3;
+            (0..SIZE).all(|i| usize::from(unit_cells[k][i]) == cell(i))
+        });
         let classic = rules.is_classic();
         let areas = if cages.is_empty() {
             Vec::new()
