@@ -195,18 +195,8 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> (Option<Step>, u64) {
             let on_node = node(cell, d, true);
             if plan.contradictions {
                 let on = memo.on(marks, &grid, plan.settings, cand);
-                if let Some((a, b)) = &on.contradiction {
-                    let complexity = on.side_ancestors(a) + on.side_ancestors(b);
-                    work += complexity as u64;
-                    consider(
-                        &mut best,
-                        Found {
-                            target: negation(on_node),
-                            kind: Kind::Contradiction,
-                            complexity,
-                            origin: Origin::Assumption(on_node),
-                        },
-                    );
+                if let Some(found) = contradiction(on_node, on, &mut work) {
+                    consider(&mut best, found);
                 }
             }
             let need_off = plan.contradictions || (plan.double && count >= 3);
@@ -214,18 +204,8 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> (Option<Step>, u64) {
                 propagate(marks, &grid, negation(on_node), plan.settings, &mut off);
                 work += off.work;
                 if plan.contradictions {
-                    if let Some((a, b)) = &off.contradiction {
-                        let complexity = off.side_ancestors(a) + off.side_ancestors(b);
-                        work += complexity as u64;
-                        consider(
-                            &mut best,
-                            Found {
-                                target: on_node,
-                                kind: Kind::Contradiction,
-                                complexity,
-                                origin: Origin::Assumption(negation(on_node)),
-                            },
-                        );
+                    if let Some(found) = contradiction(negation(on_node), &off, &mut work) {
+                        consider(&mut best, found);
                     }
                 }
                 if plan.double && count >= 3 {
@@ -355,6 +335,20 @@ fn worth(marks: &Candidates, t: Node) -> bool {
 fn could_win(best: &Option<Found>, lower_bound: usize, kind: Kind) -> bool {
     best.as_ref()
         .is_none_or(|b| (lower_bound, kind) < (b.complexity, b.kind))
+}
+
+/// The step "`assumed` is false" when its propagation `side` reached a contradiction, with
+/// the nodes counted for its complexity added to `work`.
+fn contradiction(assumed: Node, side: &Propagation, work: &mut u64) -> Option<Found> {
+    let (a, b) = side.contradiction.as_ref()?;
+    let complexity = side.side_ancestors(a) + side.side_ancestors(b);
+    *work += complexity as u64;
+    Some(Found {
+        target: negation(assumed),
+        kind: Kind::Contradiction,
+        complexity,
+        origin: Origin::Assumption(assumed),
+    })
 }
 
 fn consider(best: &mut Option<Found>, found: Found) {
