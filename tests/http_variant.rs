@@ -5,7 +5,7 @@ mod common;
 
 use common::{client, expect_problem, ok_json, post, wait_for, TestServer};
 use serde_json::{json, Value};
-use sudoku_service::engine::random_killer;
+use sudoku_service::engine::{random_killer, Cell};
 use sudoku_service::http::ServeArgs;
 
 /// Value of a digit character: `1`-`9`, `A`-`P`.
@@ -89,13 +89,16 @@ fn row_cages(solution: &[String], width: usize) -> Value {
 
 fn killer_cages(seed: u64) -> Value {
     let killer = random_killer(seed);
-    let cages: Vec<Value> = killer
-        .cages
-        .cages()
-        .iter()
-        .map(|c| {
-            let cells: Vec<[usize; 2]> = c.cells().iter().map(|p| [p.row(), p.col()]).collect();
-            json!({"sum": c.sum(), "cells": cells})
+    // Each cage's sum is that of its cells in the killer's solution.
+    let digit = |i: usize| {
+        let cell = Cell::new(i / 9, i % 9).unwrap();
+        u32::from(killer.solution.get(cell).unwrap().get())
+    };
+    let cages: Vec<Value> = (killer.cages.iter())
+        .map(|cells| {
+            let sum: u32 = cells.iter().map(|&i| digit(i)).sum();
+            let cells: Vec<[usize; 2]> = cells.iter().map(|&i| [i / 9, i % 9]).collect();
+            json!({"sum": sum, "cells": cells})
         })
         .collect();
     json!(cages)

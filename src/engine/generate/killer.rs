@@ -28,7 +28,7 @@ use crate::engine::logic::{Assumptions, Candidates, Geometry, Grade, Rating};
 use crate::engine::model::canonical::random_disguise;
 use crate::engine::model::grid::{Grid, Shape};
 use crate::engine::model::puzzle::Puzzle;
-use crate::engine::model::rules::{Cage, Cages, Rules};
+use crate::engine::model::rules::{Cage, Rules};
 use crate::engine::random::SplitMix64;
 use crate::engine::solve::band::Solver;
 
@@ -41,7 +41,11 @@ const MERGE_CHECK: u64 = 20_000;
 /// A killer puzzle (no givens) and its unique solution.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Killer {
-    pub cages: Cages,
+    /// The cages as rules (what a puzzle under them needs).
+    pub rules: Rules,
+    /// The same cages as lists of cell indices (row * 9 + col, each list in reading order,
+    /// the lists in the rules' order), for reshaping them.
+    pub cages: Vec<Vec<usize>>,
     pub solution: Grid,
     /// Cage splits needed to make the solution unique, for measuring.
     pub splits: u32,
@@ -50,14 +54,9 @@ pub struct Killer {
 impl Killer {
     /// The puzzle: an empty grid with these cages.
     pub fn puzzle(&self) -> Puzzle {
-        empty_killer(self.cages.clone())
+        Puzzle::new(Grid::empty(Shape::NINE), self.rules.clone())
+            .unwrap_or_else(|_| unreachable!("an empty grid has no conflicts"))
     }
-}
-
-/// An empty 9x9 grid with `cages`: an empty grid has no conflicts, so this cannot fail.
-fn empty_killer(cages: Cages) -> Puzzle {
-    Puzzle::new(Grid::empty(Shape::NINE), Rules::killer(cages))
-        .unwrap_or_else(|_| unreachable!("an empty grid has no conflicts"))
 }
 
 /// The killer puzzle for `seed` (see the module docs).
@@ -96,18 +95,19 @@ fn draw_killer(
     let mut cages = random_partition(&digits, sizes, rng);
     let mut splits = 0;
     loop {
-        let validated = to_cages(&cages, &digits);
-        let other =
-            match unique_or_other(&validated, &Grid::empty(Shape::NINE), check, solver, budget)? {
-                None => {
-                    return Ok(Killer {
-                        cages: validated,
-                        solution: grid,
-                        splits,
-                    })
-                }
-                Some(other) => other,
-            };
+        let rules = killer_rules(&cages, &digits);
+        let other = match unique_or_other(&rules, &Grid::empty(Shape::NINE), check, solver, budget)?
+        {
+            None => {
+                return Ok(Killer {
+                    rules,
+                    cages: in_reading_order(cages),
+                    solution: grid,
+                    splits,
+                })
+            }
+            Some(other) => other,
+        };
         // A cell where another solution differs, in the largest such cage (so that cage
         // sizes stay even); any multi-cell cage if the check gave up.
         let differing = other.and_then(|o| {
@@ -119,7 +119,8 @@ fn draw_killer(
         let Some(at) = differing.or_else(|| big.get(rng.below(big.len())).copied()) else {
             // Only single cells left: the cages spell out the grid, which is unique.
             return Ok(Killer {
-                cages: validated,
+                rules,
+                cages: in_reading_order(cages),
                 solution: grid,
                 splits,
             });
@@ -133,7 +134,7 @@ fn draw_killer(
 /// digits (`None` inside when the check ran out of its trial budget, which counts as "not
 /// unique"). Deadlines and cancellations are errors.
 fn unique_or_other(
-    cages: &Cages,
+    rules: &Rules,
     givens: &Grid,
     work: u64,
     solver: &mut GeneralSolver,
@@ -141,7 +142,7 @@ fn unique_or_other(
 ) -> Result<Option<Option<Vec<u8>>>, Exhausted> {
     // The givens are cells of the full grid the cages' sums were read from, so they
     // repeat no digit in a house or a cage, the only check `Puzzle::new` makes.
-    let puzzle = Puzzle::new(givens.clone(), Rules::killer(cages.clone()))
+    let puzzle = Puzzle::new(givens.clone(), rules.clone())
         .unwrap_or_else(|_| unreachable!("givens from the solution obey its cages"));
     let check = budget.trial(work);
     let counted = solver.count_solutions(&puzzle, 2, &check);
@@ -210,7 +211,7 @@ pub(crate) fn generate_killer(
     run_attempts(min..=max, MAX_KILLER_RATINGS, budget, |attempt| {
         let found = search.attempt().map(|found| {
             found.map(|(layout, grade, solution)| {
-                let rules = Rules::killer(to_cages(&layout.cages, solution.raw()));
+                let rules = killer_rules(&layout.cages, solution.raw());
                 Generated::from_solution(layout.givens, rules, solution).graded(
                     grade,
                     attempt,
@@ -244,7 +245,7 @@ impl KillerSearch<'_> {
     /// Rates `layout`, stopping early once too hard.
     fn rate(&mut self, layout: &Layout, digits: &[u8]) -> Result<(Grade, Fit), Exhausted> {
         self.ratings += 1;
-        let rules = Rules::killer(to_cages(&layout.cages, digits));
+        let rules = killer_rules(&layout.cages, digits);
         // 9x9 cages, all with a sum (`to_cages`): houses and sums only, as `for_rules`
         // asks; the givens are a 9x9 grid, all `Board::from_grid` asks.
         let geometry = Geometry::for_rules(&rules).unwrap_or_else(|| unreachable!("9x9"));
@@ -278,17 +279,7 @@ impl KillerSearch<'_> {
         )?;
         let digits = killer.solution.raw().to_vec();
         let mut layout = Layout {
-            cages: killer
-                .cages
-                .cages()
-                .iter()
-                .map(|c| {
-                    c.cells()
-                        .iter()
-                        .map(|&cell| cell.row() * SIZE + cell.col())
-                        .collect()
-                })
-                .collect(),
+            cages: killer.cages,
             givens: Grid::empty(Shape::NINE),
         };
         // Fewer cages say less: merge towards the level's count before rating at all.
@@ -365,9 +356,9 @@ impl KillerSearch<'_> {
         if !merge_random(&mut merged.cages, digits, &mut self.rng) {
             return Ok(None);
         }
-        let cages = to_cages(&merged.cages, digits);
+        let rules = killer_rules(&merged.cages, digits);
         Ok(unique_or_other(
-            &cages,
+            &rules,
             &merged.givens,
             MERGE_CHECK,
             self.solver,
@@ -411,7 +402,14 @@ fn cage_len(cages: &[Vec<usize>], cell: usize) -> usize {
     cages.iter().find(|c| c.contains(&cell)).map_or(0, Vec::len)
 }
 
-fn to_cages(cages: &[Vec<usize>], digits: &[u8]) -> Cages {
+/// `cages` with each one's cells in reading order, as the rules keep them.
+fn in_reading_order(mut cages: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
+    cages.iter_mut().for_each(|cage| cage.sort_unstable());
+    cages
+}
+
+/// The Killer rules of `cages` (cell indices) with each cage's sum read from `digits`.
+fn killer_rules(cages: &[Vec<usize>], digits: &[u8]) -> Rules {
     let list = cages
         .iter()
         .map(|cells| Cage {
@@ -421,7 +419,8 @@ fn to_cages(cages: &[Vec<usize>], digits: &[u8]) -> Cages {
         .collect();
     // The partition's cages are connected, disjoint, of at most 9 cells and in the grid,
     // and each sum is that of its cells' distinct digits in the solution, so possible.
-    Cages::new(Shape::NINE, list).unwrap_or_else(|e| unreachable!("generator made a bad cage: {e}"))
+    Rules::for_cages(Shape::NINE, list)
+        .unwrap_or_else(|e| unreachable!("generator made a bad cage: {e}"))
 }
 
 /// The band solver's grid for the empty board, shuffled by moves that keep it valid.
@@ -566,8 +565,8 @@ mod tests {
         let cages = random_partition(grid.raw(), &USUAL_SIZES, &mut rng);
         assert_eq!(cages.iter().map(Vec::len).sum::<usize>(), CELLS);
         assert!(cages.iter().all(|c| (1..=5).contains(&c.len())));
-        let validated = to_cages(&cages, grid.raw());
-        assert_eq!(validated.len(), cages.len());
+        let rules = killer_rules(&cages, grid.raw());
+        assert_eq!(rules.house_table().distinct_sums().len(), cages.len());
     }
 
     #[test]
@@ -578,13 +577,13 @@ mod tests {
         let mut all: Vec<usize> = cages.concat();
         all.sort();
         assert_eq!(all, vec![0, 1, 2, 11, 20]);
-        // Cages::new checks contiguity; the sum is the smallest one possible for the size.
+        // The registry checks contiguity; the sum is the smallest one possible for the size.
         for cage in &cages {
             let list = vec![Cage {
                 sum: Some(cage.len() as u32 * (cage.len() as u32 + 1) / 2),
                 cells: cage.iter().map(|&i| (i / SIZE, i % SIZE)).collect(),
             }];
-            assert!(Cages::new(Shape::NINE, list).is_ok(), "{cage:?}");
+            assert!(Rules::for_cages(Shape::NINE, list).is_ok(), "{cage:?}");
         }
     }
 }

@@ -85,7 +85,7 @@ pub fn generate_variant(
         // A Killer's givens are none: its cages say it all.
         return Ok(Generated::from_solution(
             Grid::empty(Shape::NINE),
-            Rules::killer(killer.cages),
+            killer.rules,
             killer.solution,
         ));
     }

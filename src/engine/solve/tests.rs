@@ -561,7 +561,8 @@ fn variant_killers_meet_cages_and_houses() {
     let spec = RuleSpec {
         diagonals: true,
         cages: killer
-            .cages
+            .rules
+            .cages()
             .cages()
             .iter()
             .map(|c| Cage {
