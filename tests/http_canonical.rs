@@ -103,6 +103,7 @@ async fn variants_and_broken_boards_are_refused_by_name() {
     .await;
     let detail = killer["detail"].as_str().unwrap();
     assert!(detail.contains("rules name no digit"), "{killer}");
+    assert!(detail.contains("its rules name digits"), "{killer}");
     assert!(detail.contains("Killer"), "{killer}");
     let thermometer =
         json!({"board": ".".repeat(81), "thermometers": [{"cells": [[0, 0], [0, 1]]}]});

@@ -19,7 +19,7 @@ use crate::engine::model::canonical::canonical_form;
 use crate::engine::model::grid::Grid;
 use crate::engine::model::puzzle::{Counted, Puzzle, Solution};
 use crate::engine::model::rules::Rules;
-use crate::engine::model::variant_forms::RuleGroup;
+use crate::engine::model::variant_forms::{NoForm, RuleGroup};
 use crate::engine::solve::band::Solver;
 use crate::engine::solve::general::GeneralSolver;
 
@@ -39,14 +39,13 @@ pub enum EngineError {
     /// work budget (or the range is empty). A deadline or cancellation is `Exhausted`.
     #[error(transparent)]
     NotGenerated(GenerateError),
-    /// Canonical forms cover 9x9 puzzles with the boxes whose rules name no digit (houses
-    /// and forbidden pairs) and keep at most 4,096 rearrangements.
+    /// The puzzle's rules have no canonical form here, for the reason given.
     #[error(
-        "canonical forms cover 9x9 puzzles with the boxes whose rules name no digit (classic, \
-         X, Hyper, disjoint groups, extra regions, anti-king, anti-knight and mixes of them) \
-         and keep at most 4,096 rearrangements; this one is {found}"
+        "this {found} puzzle has no canonical form: {why}. Forms cover classic puzzles and 9x9 \
+         puzzles with the boxes whose rules name no digit (X, Hyper, disjoint groups, extra \
+         regions, anti-king, anti-knight, cages without sums and mixes of them)"
     )]
-    NoCanonicalForm { found: String },
+    NoCanonicalForm { found: String, why: NoForm },
     /// The player's board and the original puzzle are not the same size.
     #[error("the board is {board}x{board} but the givens are {givens}x{givens}")]
     SizeMismatch { board: usize, givens: usize },
@@ -109,11 +108,12 @@ impl Engine {
         if let Some(classic) = puzzle.as_classic() {
             return Ok(Puzzle::from_classic(canonical_form(classic, budget)?));
         }
-        let no_form = || EngineError::NoCanonicalForm {
+        let no_form = |why| EngineError::NoCanonicalForm {
             found: puzzle.kind(),
+            why,
         };
-        let group = RuleGroup::of(puzzle.rules(), budget)?.ok_or_else(no_form)?;
-        let board = Board::from_grid(puzzle.grid()).ok_or_else(no_form)?;
+        let group = RuleGroup::of(puzzle.rules(), budget)?.map_err(no_form)?;
+        let board = Board::from_grid(puzzle.grid()).ok_or_else(|| no_form(NoForm::NotNine))?;
         let form = group.form(board.raw(), budget)?;
         // The group's symmetries map each of the rule set's houses and forbidden pairs onto
         // one of its own and relabel digits one to one, so the form breaks a rule only if

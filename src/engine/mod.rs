@@ -62,4 +62,5 @@ pub use model::rules::{
     SandwichClue, Side, SkyscraperClue, Thermometer, Whisper, XSumClue,
 };
 pub use model::validate::{conflicts, validate, Conflict, Report, Unit, UnitKind};
+pub use model::variant_forms::NoForm;
 pub use play::{apply_move, check_givens, ConflictCell, Mistake, PlayError, Verdict};

@@ -145,7 +145,10 @@ struct Search<'b> {
 }
 
 /// The minimal image of a valid puzzle's cells (0 empty, rows distinct, columns distinct).
-fn minimal_image(cells: &[u8; CELLS], budget: &Budget) -> Result<[u8; CELLS], Exhausted> {
+pub(crate) fn minimal_image(
+    cells: &[u8; CELLS],
+    budget: &Budget,
+) -> Result<[u8; CELLS], Exhausted> {
     let mut grids = [[[0u8; SIZE]; SIZE]; 2];
     for r in 0..SIZE {
         for c in 0..SIZE {
