@@ -41,8 +41,8 @@ pub enum EngineError {
     NotGenerated(GenerateError),
     /// The puzzle's rules have no canonical form here, for the reason given.
     #[error(
-        "this {found} puzzle has no canonical form: {why}. Forms cover classic puzzles and 9x9 \
-         puzzles with the boxes whose rules name no digit (X, Hyper, disjoint groups, extra \
+        "this {found} puzzle has no canonical form: {why}. Forms cover classic 9x9 puzzles and \
+         9x9 puzzles with the boxes whose rules name no digit (X, Hyper, disjoint groups, extra \
          regions, anti-king, anti-knight, cages without sums and mixes of them)"
     )]
     NoCanonicalForm { found: String, why: NoForm },

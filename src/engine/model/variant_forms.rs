@@ -26,7 +26,7 @@
 //!
 //! Rules that name digits (cages with sums, thermometers, dots...) and Jigsaw regions (no
 //! boxes) have no form here, nor do rule sets that keep more than [`MAX_GROUP`] rearrangements
-//! (one pair of cells keeps 2,304; a few cells more than 4,096): the image search below would
+//! (one pair of cells keeps 2,304 or 3,456; a few cells more than 4,096): the image search below would
 //! be slower than the classic form's tree search, the right tool for such large groups.
 //! [`NoForm`] says which.
 //!
@@ -69,7 +69,8 @@ const STEPS_PER_UNIT: u64 = 320;
 /// Distinct row or column profiles moved by a line order per work unit.
 const PROFILES_PER_UNIT: u64 = 64;
 
-/// Groups kept for the next puzzle with the same rules; the store starts again when full.
+/// Groups kept for the next puzzle with the same rules; when full, the one asked for least
+/// recently goes.
 const KEPT_GROUPS: usize = 64;
 
 /// What a rule is to a rearrangement: the kind it must map onto.
@@ -104,7 +105,7 @@ pub(crate) enum RuleGroup {
 /// Why a rule set has no canonical form here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NoForm {
-    #[error("forms cover 9x9 grids only")]
+    #[error("it is not 9x9")]
     NotNine,
     #[error(
         "its regions take the boxes' place, so the form would have to carry them along, which \
@@ -448,7 +449,9 @@ impl Kept {
     /// asks for).
     fn keep(&self, signature: Signature, group: Result<RuleGroup, NoForm>) {
         let mut kept = self.lock();
-        if kept.groups.len() >= KEPT_GROUPS {
+        // Another thread may have kept this rule set meanwhile: then it is replaced, and
+        // nothing else need go.
+        if kept.groups.len() >= KEPT_GROUPS && !kept.groups.contains_key(&signature) {
             let oldest = (kept.groups.iter())
                 .min_by_key(|(_, (_, used))| *used)
                 .map(|(signature, _)| signature.clone());
