@@ -192,10 +192,8 @@ impl Geometry {
             .collect();
         // The third nine houses are the boxes, or the Jigsaw regions in their place.
         let standard_boxes = BOXES.into_iter().all(|k| {
-            let b = k - BOXES.start;
-            let (top, left) = (b / 3 * 3, b % 3 * 3);
-            let cell = |i: usize| (top + i / 3) * SIZE + left + i % 3;
-            (0..SIZE).all(|i| usize::from(unit_cells[k][i]) == cell(i))
+            let in_box = |&c: &u8| Shape::NINE.box_of(usize::from(c) / SIZE, usize::from(c) % SIZE);
+            unit_cells[k].iter().all(|c| in_box(c) == k - BOXES.start)
         });
         let classic = rules.is_classic();
         let areas = if cages.is_empty() {

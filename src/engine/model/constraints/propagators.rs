@@ -99,19 +99,26 @@ pub(crate) fn range_mask(low: i64, high: i64) -> u32 {
 /// fewer digits. Cells of one row or column hold distinct digits, so a sum along a part of
 /// one is bounded by these as well as by each cell's own smallest and largest digit.
 pub(crate) fn distinct_sum_bounds(mask: u32, count: usize) -> Option<(i64, i64)> {
+    distinct_sum_bounds_and_fewer(mask, count).map(|[all, _]| all)
+}
+
+/// [`distinct_sum_bounds`] for `count` digits and, in the same pass, for `count - 1` (the
+/// last digit each side took left out); `count` is at least 1.
+fn distinct_sum_bounds_and_fewer(mask: u32, count: usize) -> Option<[(i64, i64); 2]> {
     if (mask.count_ones() as usize) < count {
         return None;
     }
-    let (mut low, mut high) = (0i64, 0i64);
+    let (mut all, mut last) = ((0i64, 0i64), (0i64, 0i64));
     let (mut small, mut large) = (mask, mask);
     for _ in 0..count {
-        low += i64::from(small.trailing_zeros() + 1);
+        last.0 = i64::from(small.trailing_zeros() + 1);
         small &= small - 1;
         let top = 31 - large.leading_zeros();
-        high += i64::from(top + 1);
+        last.1 = i64::from(top + 1);
         large &= !(1 << top);
+        all = (all.0 + last.0, all.1 + last.1);
     }
-    Some((low, high))
+    Some([all, (all.0 - last.0, all.1 - last.1)])
 }
 
 /// How many groups' bounds [`Linear::narrow`] keeps on the stack between its two loops (a
@@ -201,23 +208,7 @@ impl Linear {
             high += hi;
             union |= masks[k];
         }
-        // The smallest and largest sums of `n` distinct digits of the union, in one pass:
-        // one fewer leaves out the last digit each side took.
-        let n = group.len();
-        if (union.count_ones() as usize) < n {
-            return None;
-        }
-        let (mut all, mut last) = ((0i64, 0i64), (0i64, 0i64));
-        let (mut small, mut large) = (union, union);
-        for _ in 0..n {
-            last.0 = i64::from(small.trailing_zeros() + 1);
-            small &= small - 1;
-            let top = 31 - large.leading_zeros();
-            last.1 = i64::from(top + 1);
-            large &= !(1 << top);
-            all = (all.0 + last.0, all.1 + last.1);
-        }
-        let fewer = (all.0 - last.0, all.1 - last.1);
+        let [all, fewer] = distinct_sum_bounds_and_fewer(union, group.len())?;
         Some([(low, high), all, fewer])
     }
 
@@ -534,5 +525,8 @@ mod tests {
         assert_eq!((div_floor(7, 2), div_ceil(7, 2)), (3, 4));
         assert_eq!(distinct_sum_bounds(mask(&[2, 3, 5, 9]), 2), Some((5, 14)));
         assert_eq!(distinct_sum_bounds(mask(&[2, 3]), 3), None);
+        // One fewer: the two smallest less the second, the two largest less the second.
+        let both = distinct_sum_bounds_and_fewer(mask(&[2, 3, 5, 9]), 2);
+        assert_eq!(both, Some([(5, 14), (2, 9)]));
     }
 }
