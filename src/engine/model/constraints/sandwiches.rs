@@ -1,9 +1,10 @@
 //! Sandwiches: a clue beside a row or column is the sum of the digits between its 1 and its
 //! largest digit (9 on a 9x9), the crusts; 0 when they are neighbours. Each clue is a
 //! propagator over its line: every placement of the two crusts is tried, kept when the cells
-//! between can make the sum (by bounds) and the cells outside can hold a digit that is no
-//! crust, and the line keeps the digits of the placements kept; when few assignments remain
-//! they are all tried, which is exact.
+//! between can make the sum (by bounds, then by the sets of digits that make it, see
+//! [`fillings`]) and the cells outside can hold a digit that is no crust, and the line keeps
+//! the digits of the placements kept; when few assignments remain they are all tried, which
+//! is exact.
 
 use std::fmt;
 use std::sync::Arc;
@@ -97,11 +98,88 @@ struct Sandwich {
     cells: Vec<Cell>,
     side: u32,
     sum: i64,
+    /// Every filling that makes the sum, by its number of digits (see [`fillings`]); `None`
+    /// on a board too large to list them, where the sum is narrowed by bounds alone.
+    fillings: Option<Vec<Vec<u32>>>,
+}
+
+/// The largest side whose fillings are listed: 2^14 sets of middle digits on a 16x16.
+const LISTED_SIDE: u32 = 16;
+
+/// Every set of middle digits (neither 1 nor `side`) that adds up to `sum`, as masks, by
+/// how many digits it has; `None` above [`LISTED_SIDE`]. A row holds each digit once, so
+/// the cells between the crusts hold exactly one of these sets and the cells outside them
+/// hold the rest of the middle digits: a set is possible only if every cell between can
+/// take a digit of it, every cell outside a digit of the rest, and each digit of both has
+/// a cell that can take it. Far stronger than the sum's bounds: sum 10 over three cells is
+/// {2,3,5} (not 4, not 6 or more), and the line's 4 is then outside.
+fn fillings(side: u32, sum: i64) -> Option<Vec<Vec<u32>>> {
+    if side > LISTED_SIDE {
+        return None;
+    }
+    let middle = (side - 2) as usize;
+    // `totals[set]` for the sets of middle digits, bit k standing for digit k + 2; each
+    // set's total is its lowest digit plus the total of the others.
+    let mut totals = vec![0i64; 1 << middle];
+    let mut by_count = vec![Vec::new(); middle + 1];
+    for set in 0u32..1 << middle {
+        if set != 0 {
+            let lowest = i64::from(set.trailing_zeros()) + 2;
+            totals[set as usize] = totals[(set & (set - 1)) as usize] + lowest;
+        }
+        if totals[set as usize] == sum {
+            by_count[set.count_ones() as usize].push(set << 1);
+        }
+    }
+    Some(by_count)
 }
 
 impl Sandwich {
     fn crusts(&self) -> u32 {
         1 | 1 << (self.side - 1)
+    }
+
+    /// The digits each cell keeps (added to `kept`) with the crusts at `p` and `q` and the
+    /// listed `fillings` between them; whether any filling fits.
+    fn keep_fillings(
+        &self,
+        masks: &[u32],
+        (p, q): (usize, usize),
+        fillings: &[u32],
+        kept: &mut [u32],
+        work: &mut u64,
+    ) -> bool {
+        let middle = ((1u32 << self.side) - 1) & !self.crusts();
+        let mut fits = false;
+        for &filling in fillings {
+            *work += masks.len() as u64;
+            let rest = middle & !filling;
+            let allowed = |i: usize| if i > p && i < q { filling } else { rest };
+            let (mut inside, mut outside) = (0u32, 0u32);
+            let mut each_cell = true;
+            for (i, &mask) in masks.iter().enumerate() {
+                if i == p || i == q {
+                    continue;
+                }
+                let digits = mask & allowed(i);
+                each_cell &= digits != 0;
+                if i > p && i < q {
+                    inside |= digits;
+                } else {
+                    outside |= digits;
+                }
+            }
+            if !each_cell || inside != filling || outside != rest {
+                continue;
+            }
+            fits = true;
+            for (i, &mask) in masks.iter().enumerate() {
+                if i != p && i != q {
+                    kept[i] |= mask & allowed(i);
+                }
+            }
+        }
+        fits
     }
 }
 
@@ -168,6 +246,14 @@ impl Propagator for Sandwich {
                 if !fillable || self.sum < low.max(least) || self.sum > high.min(most) {
                     continue;
                 }
+                if let Some(fillings) = &self.fillings {
+                    let count = &fillings[q - p - 1];
+                    if self.keep_fillings(masks, (p, q), count, &mut kept, work) {
+                        kept[p] |= ends.0;
+                        kept[q] |= ends.1;
+                    }
+                    continue;
+                }
                 kept[p] |= ends.0;
                 kept[q] |= ends.1;
                 for (i, &mask) in masks.iter().enumerate() {
@@ -228,6 +314,7 @@ impl Family for Sandwiches {
                 cells: clue.at.cells(shape),
                 side: shape.side() as u32,
                 sum: i64::from(clue.sum),
+                fillings: fillings(shape.side() as u32, i64::from(clue.sum)),
             }));
         }
     }
@@ -292,6 +379,31 @@ mod tests {
         assert_eq!(masks[0], 1 | 1 << 8);
         assert_eq!(masks[8], 1 | 1 << 8);
         assert_eq!(masks[4], 0x1ff & !(1 | 1 << 8));
+    }
+
+    #[test]
+    fn a_sum_keeps_only_the_digits_of_the_sets_that_make_it() {
+        // Crusts at the first and fifth cells: 10 over three cells is only {2, 3, 5}, so the
+        // 4 goes outside with 6, 7 and 8 (bounds alone would leave 4 between the crusts).
+        let p = propagator(Shape::NINE, 10);
+        let mut masks = vec![0x1ff; 9];
+        masks[0] = 1;
+        masks[4] = 1 << 8;
+        assert!(revise(p.as_ref(), &mut masks, &mut 0));
+        let between = 1 << 1 | 1 << 2 | 1 << 4;
+        assert!(masks[1..4].iter().all(|&m| m == between), "{masks:?}");
+        let outside = 1 << 3 | 1 << 5 | 1 << 6 | 1 << 7;
+        assert!(masks[5..].iter().all(|&m| m == outside), "{masks:?}");
+    }
+
+    #[test]
+    fn fillings_are_listed_up_to_sixteen_by_sixteen() {
+        let nine = fillings(9, 10).unwrap();
+        assert_eq!(nine[3], vec![1 << 1 | 1 << 2 | 1 << 4]);
+        assert_eq!(nine[2].len(), 3); // 2+8, 3+7, 4+6
+        assert!(nine[0].is_empty() && fillings(9, 0).unwrap()[0] == vec![0]);
+        assert_eq!(fillings(16, 119).unwrap()[14].len(), 1); // 2 + ... + 15
+        assert!(fillings(17, 10).is_none());
     }
 
     #[test]

@@ -1,17 +1,16 @@
 //! Skyscrapers: a clue beside a row or column counts the digits seen from it, each digit a
 //! building of its height that hides every lower one behind it. Each clue is a propagator
-//! over its line: a cell `i` places from the clue holds at most `side - count + 1 + i`
-//! (fewer buildings in front could not make up the count), a clue of 1 sees the tallest
-//! first, and when few assignments remain
-//! they are all tried, which is exact.
+//! over its line: each digit stays only where some filling's walk of (tallest so far,
+//! buildings seen) through it shows the count (see [`narrow_by_views`]), and when few
+//! assignments remain they are all tried, which is exact.
 
 use std::fmt;
 use std::sync::Arc;
 
 use super::outside::Outside;
-use super::propagators::{narrow_by_enumeration, range_mask, Propagator};
+use super::propagators::{narrow_by_enumeration, Propagator};
 use super::{ConstraintError, Family};
-use crate::engine::model::grid::{Cell, Shape};
+use crate::engine::model::grid::{Cell, Shape, MAX_SIDE};
 use crate::engine::model::validate::{Unit, UnitKind};
 
 /// One skyscraper clue ("skyscraper clue 1" in messages, `skyscraper` in the JSON API).
@@ -89,6 +88,86 @@ fn visible(digits: &[u8]) -> u32 {
     seen
 }
 
+/// Narrows the `masks` of a line (from its clue, one per cell, as many as digits) to the
+/// digits of some filling that shows `count` buildings; `false` when none does. The line is
+/// read as a walk through states (the tallest so far, the buildings seen): a taller digit
+/// is one more building, a lower one hides. A digit stays where some walk from the clue to
+/// the far end, seeing `count` and placing the tallest digit, passes through it. Digits are
+/// not kept distinct beyond differing from the tallest so far, so this is sound, not exact
+/// (the enumeration after it is exact on nearly decided lines); it covers the classic rules
+/// (a clue of 1 sees the tallest first; a cell `i` places from a clue of `count` holds at
+/// most `side - count + 1 + i`) and what a placed tall digit near the clue implies.
+fn narrow_by_views(masks: &mut [u32], count: u32) -> bool {
+    let n = masks.len();
+    let counts = (1u32 << (count + 1)) - 1;
+    // `ahead[i][m]`: the counts (bits) seen after the first i cells with tallest m (0 for
+    // none yet).
+    let mut ahead = [[0u32; MAX_SIDE + 1]; MAX_SIDE + 1];
+    ahead[0][0] = 1;
+    for i in 0..n {
+        let mask = masks[i];
+        let mut lower = 0u32;
+        for d in 1..=n {
+            lower |= ahead[i][d - 1];
+            let below = mask & ((1 << (d - 1)) - 1);
+            let mut next = if below != 0 { ahead[i][d] } else { 0 };
+            if mask >> (d - 1) & 1 == 1 {
+                next |= lower << 1;
+            }
+            ahead[i + 1][d] = next & counts;
+        }
+    }
+    if ahead[n][n] >> count & 1 == 0 {
+        return false;
+    }
+    // Back from the far end: `behind[m]`, the counts from which the cells from i + 1 on
+    // can finish with tallest m before them.
+    let mut behind = [0u32; MAX_SIDE + 1];
+    behind[n] = 1 << count;
+    for i in (0..n).rev() {
+        let mut kept = 0u32;
+        // Hidden behind a taller m: kept if some walk stays at m through cell i.
+        let mut hidden_above = false;
+        for d in (1..=n).rev() {
+            if hidden_above {
+                kept |= 1 << (d - 1);
+            }
+            hidden_above |= ahead[i][d] & behind[d] != 0;
+        }
+        // Seen: kept if a walk below d reaches it and finishes from it.
+        let mut lower = 0u32;
+        for d in 1..=n {
+            lower |= ahead[i][d - 1];
+            if (lower << 1) & behind[d] != 0 {
+                kept |= 1 << (d - 1);
+            }
+        }
+        masks[i] &= kept;
+        let mask = masks[i];
+        if mask == 0 {
+            return false;
+        }
+        // A taller digit than m: one more seen, tallest that digit; a lower one: stay.
+        let mut taller = 0u32;
+        for m in (0..=n).rev() {
+            let below = if m == 0 {
+                0
+            } else {
+                mask & ((1 << (m - 1)) - 1)
+            };
+            let stay = if below != 0 { behind[m] } else { 0 };
+            if m >= 1 && mask >> (m - 1) & 1 == 1 {
+                let seen = behind[m] >> 1;
+                behind[m] = taller | stay;
+                taller |= seen;
+            } else {
+                behind[m] = taller | stay;
+            }
+        }
+    }
+    true
+}
+
 /// One clue as the engines read it: the line's cells from the clue.
 #[derive(Debug)]
 struct Skyscraper {
@@ -111,20 +190,13 @@ impl Propagator for Skyscraper {
     }
 
     fn narrow(&self, masks: &mut [u32], work: &mut u64) -> bool {
-        let side = masks.len() as i64;
-        let count = i64::from(self.count);
-        if count == 1 {
-            // Only the tallest first hides every other.
-            masks[0] &= 1 << (side - 1);
+        // Two walks over the line's states, each a side-sized sweep a cell: about 0.2 us
+        // on a 9x9.
+        *work += 12 * masks.len() as u64;
+        if !narrow_by_views(masks, self.count) {
+            return false;
         }
-        for (i, mask) in masks.iter_mut().enumerate() {
-            *mask &= range_mask(1, side - count + 1 + i as i64);
-            if *mask == 0 {
-                return false;
-            }
-        }
-        *work += masks.len() as u64;
-        let (n, top) = (masks.len(), side as u8);
+        let (n, top) = (masks.len(), masks.len() as u8);
         let want = self.count;
         // A prefix fails once it shows more than the count, or once the tallest is placed
         // (nothing behind it shows) short of it, or when the cells left could not make up
@@ -202,6 +274,22 @@ mod tests {
         let mut masks = vec![0b11_1111; 6];
         assert!(revise(propagator(3).as_ref(), &mut masks, &mut 0));
         assert_eq!((masks[0], masks[1]), (0b1111, 0b1_1111));
+    }
+
+    #[test]
+    fn a_tall_building_placed_early_decides_the_view_before_it() {
+        // Count 3 with the 6 third: both cells before it are seen, rising, so the second is
+        // not 1 (and the first not 5), which no bound on a single cell says.
+        let mut masks = vec![0b11_1111; 6];
+        masks[2] = 0b10_0000;
+        assert!(revise(propagator(3).as_ref(), &mut masks, &mut 0));
+        assert_eq!((masks[0], masks[1]), (0b1111, 0b1_1110));
+        // Behind the 6 nothing is seen, so nothing else is narrowed; with a count of 4 the
+        // 6 third is impossible.
+        assert!(masks[3..].iter().all(|&m| m == 0b1_1111));
+        let mut masks = vec![0b11_1111; 6];
+        masks[2] = 0b10_0000;
+        assert!(!revise(propagator(4).as_ref(), &mut masks, &mut 0));
     }
 
     #[test]
