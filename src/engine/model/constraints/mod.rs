@@ -679,7 +679,7 @@ impl Houses {
                 }
             }
         }
-        for propagator in &self.propagators {
+        for propagator in self.propagators.iter().filter(|p| p.reported()) {
             if let Some(conflict) = broken(propagator.as_ref(), grid) {
                 found.push(conflict);
             }

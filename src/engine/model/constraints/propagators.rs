@@ -37,6 +37,13 @@ pub(crate) trait Propagator: fmt::Debug + Send + Sync {
     /// assignment meeting this constraint may use; false when no assignment can. Adds the
     /// operations it made to `work`, for the caller's meter.
     fn narrow(&self, masks: &mut [u32], work: &mut u64) -> bool;
+
+    /// Whether validation reports it when broken: false for one that only strengthens
+    /// what its family's houses and relations already say (and report), so a broken
+    /// instance is named once.
+    fn reported(&self) -> bool {
+        true
+    }
 }
 
 /// Narrows `masks` (one per cell of `propagator`) by it: false when no assignment of the

@@ -2,9 +2,14 @@
 //! a house of distinct digits (its cells peers) and every two of its cells a relation of
 //! digits at most `len - 1` apart: `len` distinct digits within a span of `len` are exactly
 //! a run, so a full grid that keeps both keeps the rule, and the solvers propagate both.
+//! Pairs alone miss what the run as a whole says (on a 9x9, a four-cell line whose cells
+//! allow 1-4 and 6-9 but whose 4 is elsewhere must be 6-9), so the solvers also narrow each
+//! line by the runs it can still be ([`Run`]); validation names a broken line by its pairs.
 
 use std::fmt;
+use std::sync::Arc;
 
+use super::propagators::Propagator;
 use super::{identify_lines, line_on, ConstraintError, Family, House, Relation, Role};
 use crate::engine::model::grid::{Cell, Grid, Shape};
 use crate::engine::model::validate::{Unit, UnitKind};
@@ -89,6 +94,16 @@ impl Family for Renban {
         }
     }
 
+    fn propagators(&self, shape: Shape, out: &mut Vec<Arc<dyn Propagator>>) {
+        for (index, cells) in self.lines.iter().enumerate() {
+            out.push(Arc::new(Run {
+                unit: Renban::unit(index),
+                cells: cells.clone(),
+                side: shape.side() as u32,
+            }));
+        }
+    }
+
     fn holds(&self, grid: &Grid) -> bool {
         self.lines.iter().all(|cells| {
             let mut digits: Vec<u8> = cells
@@ -115,8 +130,55 @@ impl Family for Renban {
     }
 }
 
+/// One line as the solvers narrow it: its digits are one run of `len` consecutive digits,
+/// a run possible only while every cell can take one of its digits and each of its digits
+/// has a cell that can take it; every cell keeps the digits of the runs still possible.
+#[derive(Debug)]
+struct Run {
+    unit: Unit,
+    cells: Vec<Cell>,
+    side: u32,
+}
+
+impl Propagator for Run {
+    fn unit(&self) -> Unit {
+        self.unit
+    }
+
+    fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    fn holds(&self, digits: &[u8]) -> bool {
+        let mask = digits.iter().fold(0u32, |mask, &d| mask | 1 << (d - 1));
+        let run = (1u32 << digits.len()) - 1;
+        mask.count_ones() as usize == digits.len() && mask >> mask.trailing_zeros() == run
+    }
+
+    fn narrow(&self, masks: &mut [u32], work: &mut u64) -> bool {
+        let len = masks.len() as u32;
+        let union = masks.iter().fold(0, |union, &m| union | m);
+        let run = (1u32 << len) - 1;
+        let mut kept = 0u32;
+        for start in 0..=self.side - len {
+            let digits = run << start;
+            if union & digits == digits && masks.iter().all(|&m| m & digits != 0) {
+                kept |= digits;
+            }
+        }
+        *work += u64::from((self.side - len + 1) * len);
+        masks.iter_mut().for_each(|m| *m &= kept);
+        kept != 0
+    }
+
+    fn reported(&self) -> bool {
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::propagators::revise;
     use super::*;
     use crate::engine::model::grid::Digit;
 
@@ -140,6 +202,24 @@ mod tests {
         assert!(lines.holds(&grid));
         grid.set(Cell::at(1, 1), Digit::new(6)).unwrap();
         assert!(!lines.holds(&grid));
+    }
+
+    #[test]
+    fn a_line_keeps_the_digits_of_the_runs_it_can_still_be() {
+        let lines = Renban::new(Shape::NINE, &[(0..4).map(|c| (0, c)).collect()]).unwrap();
+        let mut out = Vec::new();
+        lines.propagators(Shape::NINE, &mut out);
+        let run = &out[0];
+        assert!(!run.reported());
+        assert!(run.holds(&[5, 3, 4, 6]) && !run.holds(&[5, 3, 4, 7]) && !run.holds(&[3, 3, 4, 5]));
+        // No 4 on the line: 1-4 through 4-7 are gone, only 6-9 is left (pairs of cells
+        // within 3 of each other say nothing of it).
+        let mut masks = vec![0b1_1110_0111u32; 4];
+        assert!(revise(run.as_ref(), &mut masks, &mut 0));
+        assert!(masks.iter().all(|&m| m == 0b1_1110_0000), "{masks:?}");
+        // A cell that only allows 1 and another only 9: no run of four holds both.
+        let mut masks = vec![0b1, 0x1ff, 0x1ff, 0b1_0000_0000];
+        assert!(!revise(run.as_ref(), &mut masks, &mut 0));
     }
 
     #[test]
