@@ -109,6 +109,13 @@ const MAX_HOUSES_PER_CELL: usize = 7;
 /// Marks a cell whose digit has already been removed from its peers.
 const PLACED: u32 = 1 << 31;
 
+/// The most arcs a cell may have for its forks to be listed (at most 120 pairs a cell).
+/// Relations stack without limit (a client may send the same 25-cell renban line a hundred
+/// times: 2,400 arcs a cell, millions of pairs), and forks are only a strengthening, so a
+/// cell beyond this has none; a 9x9 renban line gives 8 arcs a cell, a cell inside dots
+/// and whispers on every side about a dozen.
+const MAX_FORK_ARCS: usize = 16;
+
 /// Where one propagation ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Progress {
@@ -346,14 +353,18 @@ impl Layout {
             + forks
     }
 
-    /// Fills `forks`: every two arcs of a cell whose other cells are peers. Returns the
-    /// operations it took (each pair of a cell's arcs, and a peer list read per pair).
+    /// Fills `forks`: every two arcs of a cell whose other cells are peers, for cells of at
+    /// most [`MAX_FORK_ARCS`] arcs. Returns the operations it took (each pair of a cell's
+    /// arcs, and a peer list read per pair).
     fn find_forks(&mut self) -> u64 {
         let mut forks = std::mem::take(&mut self.forks);
         forks.clear();
-        let mut ops = 0u64;
+        let mut ops = self.cells as u64;
         for i in 0..self.cells {
             let arcs = self.arcs_of(i);
+            if arcs.len() > MAX_FORK_ARCS {
+                continue;
+            }
             for (a, &left) in arcs.iter().enumerate() {
                 for &right in &arcs[a + 1..] {
                     let peers = self.peers_of(usize::from(left.0));
@@ -1247,6 +1258,27 @@ mod tests {
         assert_eq!(frame[1], layout.all & !(1 << 3 | 1 << 5));
         assert_eq!((frame[0], frame[9]), (layout.all, layout.all));
         assert_eq!(queue, [1]);
+    }
+
+    #[test]
+    fn a_cell_of_too_many_arcs_lists_no_forks() {
+        // One 9-cell renban line: 8 arcs a cell, every two ends peers (the line is a house).
+        // The same line three times: 24 arcs a cell, past the cap, so none at all.
+        let line: Vec<(usize, usize)> = (0..9).map(|c| (0, c)).collect();
+        let forks = |copies: usize| {
+            let spec = RuleSpec {
+                renban: vec![line.clone(); copies],
+                ..RuleSpec::default()
+            };
+            let rules = Rules::new(Shape::NINE, spec).unwrap();
+            let mut layout = Layout::default();
+            layout.rebuild(&Puzzle::new(Grid::empty(Shape::NINE), rules).unwrap());
+            layout.forks.len()
+        };
+        assert_eq!(forks(1), 9 * 28);
+        // Twice: 16 arcs, 120 pairs a cell less the 8 whose two arcs reach the same cell.
+        assert_eq!(forks(2), 9 * 112);
+        assert_eq!(forks(3), 0);
     }
 
     #[test]
