@@ -106,13 +106,12 @@ impl Family for Renban {
 
     fn holds(&self, grid: &Grid) -> bool {
         self.lines.iter().all(|cells| {
-            let mut digits: Vec<u8> = cells
+            let digits: Vec<u8> = cells
                 .iter()
                 .filter_map(|&c| grid.get(c))
                 .map(|d| d.get())
                 .collect();
-            digits.sort_unstable();
-            digits.len() < cells.len() || digits.windows(2).all(|w| w[1] == w[0] + 1)
+            digits.len() < cells.len() || is_run(&digits)
         })
     }
 
@@ -128,6 +127,13 @@ impl Family for Renban {
                 .map(|cells| (cells.as_slice(), (), ";renban")),
         );
     }
+}
+
+/// Whether `digits` are distinct and consecutive, in any order.
+fn is_run(digits: &[u8]) -> bool {
+    let mask = digits.iter().fold(0u32, |mask, &d| mask | 1 << (d - 1));
+    let run = (1u32 << digits.len()) - 1;
+    mask.count_ones() as usize == digits.len() && mask >> mask.trailing_zeros() == run
 }
 
 /// One line as the solvers narrow it: its digits are one run of `len` consecutive digits,
@@ -150,9 +156,7 @@ impl Propagator for Run {
     }
 
     fn holds(&self, digits: &[u8]) -> bool {
-        let mask = digits.iter().fold(0u32, |mask, &d| mask | 1 << (d - 1));
-        let run = (1u32 << digits.len()) - 1;
-        mask.count_ones() as usize == digits.len() && mask >> mask.trailing_zeros() == run
+        is_run(digits)
     }
 
     fn narrow(&self, masks: &mut [u32], work: &mut u64) -> bool {
