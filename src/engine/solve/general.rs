@@ -524,7 +524,7 @@ pub struct GeneralSolver {
     /// Scratch for the relations: each cell's candidates when its arcs were last revised.
     arc_seen: Vec<u32>,
     /// Scratch for the propagators: their cells' candidates when each last looked (the
-    /// layout's `prop_cells` order), whether each has looked in this frame, and their masks.
+    /// layout's `prop_cells` order), whether each has looked in this search, and their masks.
     prop_seen: Vec<u32>,
     prop_looked: Vec<bool>,
     prop_masks: Vec<u32>,
@@ -619,6 +619,7 @@ impl GeneralSolver {
         arc_queued.resize(cells, false);
         arc_seen.resize(cells, 0);
         prop_seen.resize(layout.prop_cells.len(), 0);
+        prop_looked.clear();
         prop_looked.resize(layout.propagators.len(), false);
         let mut scratch = Scratch {
             cage_seen,
@@ -715,8 +716,10 @@ struct Scratch<'a> {
     arc_queued: &'a mut [bool],
     /// Each cell's candidates when the relations last looked at it.
     arc_seen: &'a mut [u32],
-    /// The propagators' cells' candidates when each last looked, and whether it has looked
-    /// in this frame; a buffer for one propagator's masks.
+    /// The propagators' cells' candidates when each last looked (what its revision left),
+    /// and whether it has looked in this search; a buffer for one propagator's masks. Kept
+    /// across frames: a revision depends on its masks alone, so the same masks, in whatever
+    /// frame they were last seen, need no second look.
     prop_seen: &'a mut [u32],
     prop_looked: &'a mut [bool],
     prop_masks: &'a mut Vec<u32>,
@@ -733,8 +736,9 @@ fn propagate(
     scratch: &mut Scratch,
     meter: &mut Meter,
 ) -> Result<Progress, Exhausted> {
+    // Cages are remembered by a signature that only tells masks apart within one frame
+    // (where they only shrink); propagators by their masks themselves, so they keep theirs.
     scratch.cage_seen.fill(u32::MAX);
-    scratch.prop_looked.fill(false);
     // Every relation is revised once per frame, then again for each cell that changes.
     let relations = !layout.arcs.is_empty();
     if relations {
@@ -1126,9 +1130,9 @@ fn revise_forks(
     Ok(changed)
 }
 
-/// Runs every propagator that has not looked in this frame or whose cells changed since it
-/// did, writing back what it narrows. `Some(true)` when a candidate went, `None` when none
-/// did, `Some(false)` on a contradiction.
+/// Runs every propagator that has not looked in this search or whose cells' masks differ from
+/// what its last look left (in any frame), writing back what it narrows. `Some(true)` when a
+/// candidate went, `None` when none did, `Some(false)` on a contradiction.
 fn run_propagators(
     frame: &mut [u32],
     layout: &Layout,

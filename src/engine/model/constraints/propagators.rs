@@ -66,7 +66,12 @@ pub(crate) fn revise(propagator: &dyn Propagator, masks: &mut [u32], work: &mut 
             propagator.holds(&masks.iter().map(digit).collect::<Vec<u8>>())
         };
     }
-    propagator.narrow(masks, work) && masks.iter().all(|&m| m != 0)
+    if !propagator.narrow(masks, work) || masks.contains(&0) {
+        return false;
+    }
+    // A narrowing that left one digit a cell made a full assignment: decided by `holds` like
+    // any other, so a caller may trust masks this returned without asking again.
+    masks.iter().any(|&m| m & (m - 1) != 0) || revise(propagator, masks, work)
 }
 
 /// The digits of `mask`, smallest first.
