@@ -453,6 +453,48 @@ mod tests {
         digits.iter().fold(0, |m, d| m | 1 << (d - 1))
     }
 
+    /// A careless narrowing: it leaves every cell its smallest digit, whatever the rule.
+    #[derive(Debug)]
+    struct Smallest {
+        cells: Vec<Cell>,
+    }
+
+    impl Propagator for Smallest {
+        fn unit(&self) -> Unit {
+            unit()
+        }
+        fn cells(&self) -> &[Cell] {
+            &self.cells
+        }
+        /// The digits add up to 5.
+        fn holds(&self, digits: &[u8]) -> bool {
+            digits.iter().map(|&d| u32::from(d)).sum::<u32>() == 5
+        }
+        fn narrow(&self, masks: &mut [u32], _: &mut u64) -> bool {
+            for m in masks.iter_mut() {
+                *m &= m.wrapping_neg();
+            }
+            true
+        }
+    }
+
+    /// The general solver trusts masks `revise` returned (it skips a propagator whose masks
+    /// are what its last look left), so a full assignment a narrowing made is decided here.
+    #[test]
+    fn a_full_assignment_a_narrowing_made_is_decided_by_holds() {
+        let careless = Smallest {
+            cells: vec![Cell::at(0, 0), Cell::at(0, 1)],
+        };
+        let mut work = 0;
+        // 1 + 1 is not 5.
+        let mut masks = [mask(&[1, 4]), mask(&[1, 2])];
+        assert!(!revise(&careless, &mut masks, &mut work));
+        // 2 + 3 is.
+        let mut masks = [mask(&[2, 4]), mask(&[3, 4])];
+        assert!(revise(&careless, &mut masks, &mut work));
+        assert_eq!(masks, [mask(&[2]), mask(&[3])]);
+    }
+
     #[test]
     fn a_linear_sum_keeps_what_the_bounds_leave() {
         // circle = a + b, circle in 1-9, a and b in 1-9, circle at most 4: a and b 1-3.
