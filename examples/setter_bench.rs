@@ -377,8 +377,8 @@ fn main() {
         puzzles
     );
     println!(
-        "{:<17} {:>6} {:>9} {:>9} {:>9} {:>10} {:>8}",
-        "family", "givens", "p50 ms", "p99 ms", "max ms", "units avg", "us/unit"
+        "{:<17} {:>6} {:>9} {:>9} {:>9} {:>10} {:>8} {:>8}",
+        "family", "givens", "p50 ms", "p99 ms", "max ms", "units avg", "us/unit", "guesses"
     );
     let mut all = Vec::new();
     for family in FAMILIES {
@@ -396,7 +396,7 @@ fn main() {
             _ => {}
         }
         let mut times = Vec::new();
-        let (mut units, mut givens) = (0u64, 0usize);
+        let (mut units, mut givens, mut guesses) = (0u64, 0usize, Vec::new());
         for (puzzle, g) in &set {
             givens += (0..81)
                 .filter(|&i| puzzle.grid().get(at(i / 9, i % 9)).is_some())
@@ -418,20 +418,29 @@ fn main() {
                 );
             }
             times.push(best);
+            guesses.push(
+                engine
+                    .count(puzzle, 2, &Budget::unlimited())
+                    .expect("no limit set")
+                    .stats
+                    .guesses,
+            );
         }
+        guesses.sort_unstable();
         times.sort();
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
         let total: Duration = times.iter().sum::<Duration>() * reps;
         let units_avg = units as f64 / (set.len() as f64 * f64::from(reps));
         println!(
-            "{family:<17} {:>6.1} {:>9.3} {:>9.3} {:>9.3} {:>10.0} {:>8.2}   (made in {:.1} s)",
+            "{family:<17} {:>6.1} {:>9.3} {:>9.3} {:>9.3} {:>10.0} {:>8.2} {:>8}   (made in {:.1} s)",
             givens as f64 / set.len() as f64,
             ms(at(0.5)),
             ms(at(0.99)),
             ms(*times.last().unwrap()),
             units_avg,
             total.as_secs_f64() * 1e6 / units.max(1) as f64,
+            guesses[guesses.len() / 2],
             made.as_secs_f64()
         );
         all.extend(times);
