@@ -354,10 +354,13 @@ pub struct GenerateResponse {
     /// The puzzle's givens, named as every request names its board.
     pub board: BoardText,
     pub solution: BoardText,
-    /// A classic puzzle's canonical form (as `/v1/canonical` gives it), in the answer's board
-    /// form; absent for variants, whose symmetry groups are smaller.
+    /// The puzzle's canonical form (as `/v1/canonical` gives it), in the answer's board
+    /// form; absent for Killers, whose cages name digits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub canonical: Option<BoardText>,
+    /// A Jigsaw's canonical form's regions (the form moves them with the grid), as `regions`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canonical_regions: Option<BoardText>,
     /// The canonical form's id: the same for the puzzle and every disguise of it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub canonical_id: Option<String>,

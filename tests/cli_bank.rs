@@ -298,7 +298,7 @@ fn bad_arguments_exit_2_saying_why() {
                 "--count",
                 "3",
                 "--variant",
-                "jigsaw",
+                "killer",
                 "--distinct",
                 "--out",
                 out,
@@ -373,12 +373,28 @@ fn files_that_are_not_this_batch_are_refused() {
     refused(&sudoku(&resume), "line 1");
     let merged = scratch("garbage-merged.ndjson");
     refused(&merge(&[&garbage], &merged), "line 1: not a puzzle line");
-    // A variant has no canonical form to merge by.
-    let jigsaw = scratch("jigsaw.ndjson");
+    // A Killer has no canonical form to merge by.
+    let killer = scratch("killer.ndjson");
     generate(
-        &["--count", "1", "--variant", "jigsaw", "--seed", "3"],
+        &["--count", "1", "--variant", "killer", "--seed", "3"],
+        &killer,
+    );
+    let merged = scratch("killer-merged.ndjson");
+    refused(&merge(&[&killer], &merged), "killer puzzle");
+    // A Jigsaw has one (its regions read from the line): merged with itself, each is kept
+    // once.
+    let jigsaw = scratch("jigsaw.ndjson");
+    let text = generate(
+        &["--count", "2", "--variant", "jigsaw", "--seed", "3"],
         &jigsaw,
     );
+    let puzzles = json_lines(&text)
+        .iter()
+        .filter(|line| line.get("board").is_some())
+        .count();
     let merged = scratch("jigsaw-merged.ndjson");
-    refused(&merge(&[&jigsaw], &merged), "jigsaw puzzle");
+    let output = merge(&[&jigsaw, &jigsaw], &merged);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let kept = std::fs::read_to_string(&merged).unwrap();
+    assert_eq!(kept.lines().count(), puzzles, "{kept}");
 }

@@ -35,7 +35,7 @@ async fn batch(server: &TestServer, body: Value) -> Vec<Value> {
 }
 
 #[tokio::test]
-async fn generated_classic_puzzles_carry_their_canonical_form_and_jigsaws_do_not() {
+async fn generated_puzzles_carry_their_canonical_form_and_killers_do_not() {
     let server = TestServer::start().await;
     let made = ok_json(
         post(
@@ -65,19 +65,68 @@ async fn generated_classic_puzzles_carry_their_canonical_form_and_jigsaws_do_not
         .unwrap();
     assert_eq!(rows["canonical"].as_array().map(Vec::len), Some(9));
     assert_eq!(rows["canonical_id"], made["canonical_id"]);
-    let jigsaw = ok_json(
+    let killer = ok_json(
         post(
             &server,
             "/v1/generate",
-            json!({"variant": "jigsaw", "seed": 5}),
+            json!({"variant": "killer", "seed": 5}),
         )
         .await,
     )
     .await;
     assert!(
-        jigsaw.get("canonical").is_none() && jigsaw.get("canonical_id").is_none(),
-        "{jigsaw}"
+        killer.get("canonical").is_none() && killer.get("canonical_id").is_none(),
+        "{killer}"
     );
+    server.shutdown().await;
+}
+
+/// A Jigsaw's form carries its regions: the generated puzzle's form is what
+/// `/v1/canonical` gives, and the puzzle turned a quarter (its regions with it) and
+/// relabelled has the same form, regions and id; the regions alone turned make another
+/// puzzle, with another form.
+#[tokio::test]
+async fn a_jigsaw_and_its_turned_disguise_share_the_form_and_its_regions() {
+    let server = TestServer::start().await;
+    let made = ok_json(
+        post(
+            &server,
+            "/v1/generate",
+            json!({"variant": "jigsaw", "seed": 5, "format": "line"}),
+        )
+        .await,
+    )
+    .await;
+    let regions = made["regions"].as_str().unwrap();
+    assert_eq!(made["canonical_regions"].as_str().map(str::len), Some(81));
+    let asked = ok_json(
+        post(
+            &server,
+            "/v1/canonical",
+            json!({"board": made["board"], "regions": regions}),
+        )
+        .await,
+    )
+    .await;
+    for field in ["canonical", "canonical_regions", "canonical_id"] {
+        assert_eq!(asked[field], made[field], "{field}");
+    }
+    // Region labels turned with the grid (each label a digit, so relabelled too).
+    let board = made["board"].as_str().unwrap();
+    let turned = json!({
+        "board": quarter_turn_relabelled(board),
+        "regions": quarter_turn_relabelled(regions),
+    });
+    let disguised = ok_json(post(&server, "/v1/canonical", turned).await).await;
+    for field in ["canonical", "canonical_regions", "canonical_id"] {
+        assert_eq!(disguised[field], made[field], "{field}");
+    }
+    let torn = json!({"board": board, "regions": quarter_turn_relabelled(regions)});
+    let response = post(&server, "/v1/canonical", torn).await;
+    if response.status() == 200 {
+        let other = response.json::<Value>().await.unwrap();
+        assert_ne!(other["canonical_id"], made["canonical_id"]);
+    }
     server.shutdown().await;
 }
 
@@ -403,7 +452,7 @@ async fn bad_batches_get_a_problem_naming_the_field() {
         (json!({"count": 51, "difficulty": "easy"}), "/count"),
         (json!({"count": 1}), "/difficulty"),
         (
-            json!({"count": 1, "variant": "jigsaw", "distinct": true}),
+            json!({"count": 1, "variant": "killer", "distinct": true}),
             "/distinct",
         ),
         (

@@ -122,7 +122,7 @@ impl Asked {
 }
 
 /// A generation's result, before it is rendered: the puzzle, its solution, its grade (absent
-/// for a variant generated without a level) and, for a classic, X or Hyper puzzle, its
+/// for a variant generated without a level) and, for every puzzle but a Killer, its
 /// canonical form.
 pub struct Made {
     puzzle: Puzzle,
@@ -152,14 +152,14 @@ impl Made {
         self.grade.as_ref()
     }
 
-    /// The id of the canonical form (classic, X and Hyper puzzles).
+    /// The id of the canonical form (every puzzle but a Killer).
     pub fn canonical_id(&self) -> Option<String> {
         self.canonical.as_ref().map(Puzzle::id)
     }
 }
 
-/// Generates what `asked` wants from `seed`, on a solver thread; a classic, X or Hyper
-/// puzzle's canonical form is found in the same job (tens of microseconds beside the generation).
+/// Generates what `asked` wants from `seed`, on a solver thread; a classic, X, Hyper or
+/// Jigsaw puzzle's canonical form is found in the same job (tens of microseconds beside the generation).
 pub fn make(
     engine: &mut Engine,
     budget: &Budget,
@@ -211,6 +211,8 @@ pub fn respond(made: &Made, asked: &Asked, seed: u64) -> GenerateResponse {
         board: render(puzzle.grid()),
         solution: render(solution),
         canonical: canonical.as_ref().map(|form| render(form.grid())),
+        canonical_regions: (canonical.as_ref())
+            .and_then(|form| RulesJson::new(form.rules(), asked.as_rows).regions),
         canonical_id: canonical.as_ref().map(Puzzle::id),
         difficulty: grade
             .as_ref()

@@ -82,8 +82,8 @@ pub enum BankError {
     #[error("count must be from 1 to {max}; got {got}")]
     Count { max: u64, got: u64 },
     #[error(
-        "distinct compares canonical forms, which classic, X and Hyper puzzles have and {0} \
-         puzzles do not yet; leave it out for them"
+        "distinct compares canonical forms, which {0} puzzles do not have (their cages name \
+         digits); leave it out for them"
     )]
     DistinctVariant(&'static str),
     #[error("a clue count is from 0 to 81; got {got}")]
@@ -563,7 +563,7 @@ mod tests {
             ),
             (
                 Request {
-                    asked: asked(Some(Variant::Jigsaw)),
+                    asked: asked(Some(Variant::Killer)),
                     ..request(None)
                 },
                 "distinct",

@@ -78,7 +78,7 @@ pub struct GenerateArgs {
     /// Keep only puzzles with this many givens: 22-30, 25-, -30 or 28.
     #[arg(long, value_parser = clue_range)]
     pub clues: Option<Clues>,
-    /// No two puzzles share a canonical form (classic, X and Hyper puzzles).
+    /// No two puzzles share a canonical form (every variant but Killer).
     #[arg(long)]
     pub distinct: bool,
     /// A technique every puzzle must need, by the name grades give it (x_wing, xy_wing...).

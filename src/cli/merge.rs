@@ -45,6 +45,9 @@ struct BankLine {
     board: BoardText,
     #[serde(default)]
     variant: Option<String>,
+    /// A Jigsaw's regions (rows or one line of labels, as the line was written).
+    #[serde(default)]
+    regions: Option<BoardText>,
 }
 
 /// Runs the command: exit 0 when merged, 2 on an unreadable or foreign line or an I/O error.
@@ -147,10 +150,27 @@ fn merge_file(
     Ok(())
 }
 
-/// The id of the canonical form of the classic, X or Hyper puzzle a bank line holds.
+/// The id of the canonical form of the classic, X, Hyper or Jigsaw puzzle a bank line holds.
 fn canonical_id(engine: &Engine, value: serde_json::Value) -> Result<String, String> {
     let line = BankLine::deserialize(value).map_err(|e| format!("not a puzzle line ({e})"))?;
     let spec = match line.variant.as_deref().unwrap_or("classic") {
+        "jigsaw" => {
+            let labels = match &line.regions {
+                Some(BoardText::Rows(rows)) => rows.clone(),
+                Some(BoardText::Line(line)) => (line.as_bytes().chunks(9))
+                    .map(|row| String::from_utf8_lossy(row).into_owned())
+                    .collect(),
+                _ => return Err("a jigsaw puzzle without its regions as labels".to_string()),
+            };
+            RuleSpec {
+                regions: Some(
+                    (labels.iter())
+                        .map(|row| row.chars().map(|c| Some(c.to_string())).collect())
+                        .collect(),
+                ),
+                ..RuleSpec::default()
+            }
+        }
         "classic" => RuleSpec::default(),
         "x" => RuleSpec {
             diagonals: true,
@@ -162,8 +182,8 @@ fn canonical_id(engine: &Engine, value: serde_json::Value) -> Result<String, Str
         },
         variant => {
             return Err(format!(
-                "a {variant} puzzle: only classic, X and Hyper puzzles have a canonical form to \
-                 merge by"
+                "a {variant} puzzle: only classic, X, Hyper and Jigsaw puzzles have a canonical \
+                 form to merge by"
             ))
         }
     };

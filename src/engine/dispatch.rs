@@ -14,9 +14,9 @@ use crate::engine::generate::variant::{generate_variant, generate_variant_rated,
 use crate::engine::generate::{self, GenerateError, Generated, Symmetry};
 use crate::engine::logic::marks::Marks;
 use crate::engine::logic::{self, Assumptions, Candidates, Geometry, Grade, Hint, Rating};
-use crate::engine::model::board::Board;
+use crate::engine::model::board::{Board, CELLS};
 use crate::engine::model::canonical::canonical_form;
-use crate::engine::model::grid::Grid;
+use crate::engine::model::grid::{Cell, Grid};
 use crate::engine::model::puzzle::{Counted, Puzzle, Solution};
 use crate::engine::model::rules::Rules;
 use crate::engine::model::variant_forms::{NoForm, RuleGroup};
@@ -95,7 +95,7 @@ impl Engine {
 
     /// Whether the puzzles generated for `variant` (classic: `None`) have canonical forms.
     pub fn has_canonical_form(variant: Option<Variant>) -> bool {
-        matches!(variant, None | Some(Variant::X) | Some(Variant::Hyper))
+        !matches!(variant, Some(Variant::Killer))
     }
 
     /// The canonical form of a classic puzzle, or of a 9x9 puzzle whose rules name no digit
@@ -114,14 +114,19 @@ impl Engine {
         };
         let group = RuleGroup::of(puzzle.rules(), budget)?.map_err(no_form)?;
         let board = Board::from_grid(puzzle.grid()).ok_or_else(|| no_form(NoForm::NotNine))?;
-        let form = group.form(board.raw(), budget)?;
+        let regions: Option<[u8; CELLS]> = puzzle.rules().regions().map(|regions| {
+            std::array::from_fn(|i| regions.region_of(Cell::at(i / 9, i % 9)) as u8)
+        });
+        let form = group.form(board.raw(), regions.as_ref(), budget)?;
         // The group's symmetries map each of the rule set's houses and forbidden pairs onto
-        // one of its own and relabel digits one to one, so the form breaks a rule only if
-        // the puzzle does.
-        Ok(
-            Puzzle::new(Board::from_raw(form).to_grid(), puzzle.rules().clone())
-                .unwrap_or_else(|_| unreachable!("a disguise of a valid puzzle is valid")),
-        )
+        // one of its own (a Jigsaw's regions onto the form's) and relabel digits one to one,
+        // so the form breaks a rule only if the puzzle does.
+        let rules = match form.regions {
+            Some(moved) => puzzle.rules().with_regions(&moved),
+            None => puzzle.rules().clone(),
+        };
+        Ok(Puzzle::new(Board::from_raw(form.cells).to_grid(), rules)
+            .unwrap_or_else(|_| unreachable!("a disguise of a valid puzzle is valid")))
     }
 
     /// Counts `puzzle`'s solutions up to `limit` (0 counts as 1) under `budget`: the band

@@ -17,7 +17,7 @@ use super::batch::{check_batch_size, input_format, json_boards, text_boards, For
 use super::client::Client;
 use super::extract::ApiJson;
 use super::problem::{Problem, ProblemBody};
-use super::wire::{BoardRequest, BoardText, CanonicalItem, CanonicalResponse};
+use super::wire::{BoardRequest, BoardText, CanonicalItem, CanonicalResponse, RulesJson};
 use super::AppState;
 use crate::engine::{Budget, Engine, Puzzle};
 
@@ -36,9 +36,11 @@ pub async fn canonical(
         })
         .await?;
     let (id, form) = timed.value?;
+    let as_rows = !matches!(request.board, BoardText::Line(_));
     Ok(Json(CanonicalResponse {
         id,
         canonical: request.board.render(form.grid()),
+        canonical_regions: RulesJson::new(form.rules(), as_rows).regions,
         canonical_id: form.id(),
     }))
 }

@@ -30,9 +30,8 @@
 //!
 //! Only classic rules here: a puzzle with more houses or forbidden pairs (X, Hyper,
 //! anti-king...) keeps a smaller group (its extra rules must map onto themselves), small
-//! enough to try in full (`variant_forms.rs`); a Jigsaw's regions and a Killer's cages
-//! would have to be carried along, and those are refused by the facade until they have
-//! forms of their own.
+//! enough to try in full (`variant_forms.rs`), as is a Jigsaw (its regions move with the
+//! grid's turns and mirrors); a Killer's cages name digits, and have no form.
 
 use crate::engine::budget::{Budget, Exhausted, Meter};
 use crate::engine::model::board::{Board, ClassicPuzzle, CELLS, ORDERS_OF_THREE, SIZE};

@@ -318,6 +318,26 @@ impl Rules {
         self.get::<Regions>()
     }
 
+    /// The same rules with the Jigsaw regions `region_of` (each cell's, reading order) in
+    /// place of these (a canonical form's: the grid moved, and the regions with it; the
+    /// other rules are ones the move keeps).
+    pub(crate) fn with_regions(&self, region_of: &[u8]) -> Rules {
+        let side = self.shape.side();
+        let labels: Vec<Vec<Option<String>>> = region_of
+            .chunks(side)
+            .map(|row| row.iter().map(|r| Some(r.to_string())).collect())
+            .collect();
+        let regions = Regions::new(self.shape, &labels)
+            .unwrap_or_else(|e| unreachable!("moved regions are regions: {e}"));
+        let constraints = (self.constraints.iter())
+            .map(|constraint| match constraint {
+                Constraint::Regions(_) => regions.clone().into(),
+                other => other.clone(),
+            })
+            .collect();
+        Rules::of(self.shape, constraints)
+    }
+
     /// Whether both main diagonals are houses.
     pub fn diagonals(&self) -> bool {
         self.get::<Diagonals>().is_some_and(|d| d.both())

@@ -24,8 +24,14 @@
 //! nine distinct cells are a complete house, two are a forbidden pair. A rule set that adds
 //! nothing then is the classic one, with the classic form's tree search (`canonical.rs`).
 //!
-//! Rules that name digits (cages with sums, thermometers, dots...) and Jigsaw regions (no
-//! boxes) have no form here, nor do rule sets that keep more than [`MAX_GROUP`] rearrangements
+//! * **Jigsaw**: regions in the boxes' place. Moving rows or columns would tear the regions
+//!   apart, so the group is the grid's own turns and mirrors (8) that keep the rules beyond
+//!   the regions (with X's diagonals, all 8); the regions move with the grid and are part of
+//!   the form, compared before the cells ([`RuleGroup::Jigsaw`]). Two Jigsaws are one here
+//!   when a turn or a mirror and a relabelling make one the other.
+//!
+//! Rules that name digits (cages with sums, thermometers, dots...) have no form here, nor do
+//! rule sets that keep more than [`MAX_GROUP`] rearrangements
 //! (one pair of cells keeps 2,304 or 3,456; a few cells more than 4,096): the image search below would
 //! be slower than the classic form's tree search, the right tool for such large groups.
 //! [`NoForm`] says which.
@@ -48,6 +54,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::engine::budget::{Budget, Exhausted};
 use crate::engine::model::board::{CELLS, ORDERS_OF_THREE, SIZE};
 use crate::engine::model::canonical::minimal_image;
+use crate::engine::model::constraints::regions::REGION;
 use crate::engine::model::constraints::Role;
 use crate::engine::model::grid::{Cell, Shape};
 use crate::engine::model::rules::Rules;
@@ -87,10 +94,15 @@ enum Kind {
 /// A rule as a set of the 81 cells (bit `row * 9 + col`), with its kind.
 type Item = (Kind, u128);
 
-/// The rules beyond rows, columns and boxes, sorted: what a rearrangement must keep. Two
-/// rule sets with the same signature have the same group.
+/// The rules beyond rows, columns and boxes (or Jigsaw regions), sorted: what a
+/// rearrangement must keep. Two rule sets with the same signature have the same group.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Signature(Vec<Item>);
+struct Signature {
+    items: Vec<Item>,
+    /// Jigsaw regions take the boxes' place: they are carried along by the grid's own
+    /// symmetries, not kept (see [`RuleGroup::Jigsaw`]).
+    jigsaw: bool,
+}
 
 /// The symmetry group of a rule set with a canonical form (see the module docs).
 #[derive(Clone, Debug)]
@@ -100,6 +112,20 @@ pub(crate) enum RuleGroup {
     Classic,
     /// The rearrangements that keep the rules.
     Listed(Arc<[CellMap]>),
+    /// Jigsaw: the grid's rotations and reflections (8, the square's own symmetries) that
+    /// keep the rules beyond the regions; the regions move with the grid and are part of
+    /// the form. Moving rows or columns across a Jigsaw would tear its regions apart, so
+    /// two Jigsaws are one puzzle here when a turn or a mirror and a relabelling of the
+    /// digits make one the other.
+    Jigsaw(Arc<[CellMap]>),
+}
+
+/// A canonical form: the cells (row-major, 0 for empty) and, for a Jigsaw, the regions
+/// (each cell's region, numbered from 0 in reading order of their first cells).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Form {
+    pub cells: [u8; CELLS],
+    pub regions: Option<[u8; CELLS]>,
 }
 
 /// Why a rule set has no canonical form here.
@@ -107,11 +133,6 @@ pub(crate) enum RuleGroup {
 pub enum NoForm {
     #[error("it is not 9x9")]
     NotNine,
-    #[error(
-        "its regions take the boxes' place, so the form would have to carry them along, which \
-         it does not yet"
-    )]
-    NoBoxes,
     #[error(
         "its rules name digits (sums, order, parity, differences...), which a relabelling of \
          the digits does not keep"
@@ -190,7 +211,12 @@ impl Signature {
             return Err(NoForm::NamesDigits);
         }
         let classic = classic_houses();
+        let jigsaw = rules.regions().is_some();
+        // A Jigsaw's regions are left out: they move with the grid. Its other rules are put
+        // in their plainest kind against the rows and columns alone, so that the signature
+        // (and the group) does not depend on where the regions lie.
         let mut items: Vec<Item> = (table.checked())
+            .filter(|house| house.unit.kind.name() != REGION.name())
             .map(|house| {
                 let kind = match house.role {
                     Role::Complete => Kind::Complete,
@@ -199,25 +225,46 @@ impl Signature {
                 (kind, mask_of(&house.cells))
             })
             .collect();
-        // Without the boxes (Jigsaw) the classic group is not the rules' group.
-        if !classic
-            .iter()
-            .all(|&mask| items.contains(&(Kind::Complete, mask)))
-        {
-            return Err(NoForm::NoBoxes);
-        }
+        let kept = if jigsaw {
+            &classic[..2 * SIZE]
+        } else {
+            classic
+        };
+        debug_assert!(kept.iter().all(|&m| items.contains(&(Kind::Complete, m))));
         items.extend(
             (table.forbidden_pairs().iter()).map(|pair| (Kind::Pair, mask_of(&pair.cells))),
         );
         let mut items = normalised(items);
-        items.retain(|&(kind, mask)| !(kind == Kind::Complete && classic.contains(&mask)));
-        Ok(Signature(items))
+        items.retain(|&(kind, mask)| !(kind == Kind::Complete && kept.contains(&mask)));
+        Ok(Signature { items, jigsaw })
+    }
+
+    /// The grid's rotations and reflections that keep these rules (see
+    /// [`RuleGroup::Jigsaw`]): the identity at least. Eight maps tried, each dropped at the
+    /// first rule it moves off the rules.
+    fn square_stabiliser(&self, budget: &Budget) -> Result<Vec<CellMap>, Exhausted> {
+        let items = &self.items;
+        budget.charge((8 * (CELLS + items.len() * SIZE) as u64).div_ceil(STEPS_PER_UNIT))?;
+        let mut group = Vec::with_capacity(8);
+        for symmetry in 0..8u8 {
+            let map: CellMap = std::array::from_fn(|i| square_symmetry(symmetry, i as u8));
+            let keeps = items.iter().all(|&(kind, mask)| {
+                let image = (0..CELLS)
+                    .filter(|&i| mask >> map[i] & 1 == 1)
+                    .fold(0u128, |image, i| image | 1 << i);
+                items.binary_search(&(kind, image)).is_ok()
+            });
+            if keeps {
+                group.push(map);
+            }
+        }
+        Ok(group)
     }
 
     /// Every rearrangement of the classic group that keeps these rules, or `None` when there
     /// are more than `cap`. Charged to `budget`.
     fn stabiliser(&self, cap: usize, budget: &Budget) -> Result<Option<Vec<CellMap>>, Exhausted> {
-        let items = &self.0;
+        let items = &self.items;
         let cells_of =
             |mask: u128| -> Vec<u8> { (0..CELLS as u8).filter(|&i| mask >> i & 1 == 1).collect() };
         // Checked smallest first: most rearrangements fail on the first cell or two.
@@ -342,10 +389,17 @@ impl RuleGroup {
         budget: &Budget,
     ) -> Result<Result<RuleGroup, NoForm>, Exhausted> {
         let signature = match Signature::of(rules) {
-            Ok(signature) if signature.0.is_empty() => return Ok(Ok(RuleGroup::Classic)),
+            Ok(signature) if signature.items.is_empty() && !signature.jigsaw => {
+                return Ok(Ok(RuleGroup::Classic))
+            }
             Ok(signature) => signature,
             Err(why) => return Ok(Err(why)),
         };
+        if signature.jigsaw {
+            // Eight maps at most: found afresh each time, faster than a lookup.
+            let maps = signature.square_stabiliser(budget)?;
+            return Ok(Ok(RuleGroup::Jigsaw(maps.into())));
+        }
         if let Some(kept) = kept_groups().find(&signature) {
             return Ok(kept);
         }
@@ -362,14 +416,31 @@ impl RuleGroup {
     /// The canonical form of `cells` (row-major, 0 for empty): the least relabelled image
     /// under the group. Puzzles of this rule set that are one puzzle in disguise (under the
     /// group) have the same form; the form is itself such a disguise.
+    ///
+    /// A Jigsaw's form carries its regions (`regions`: each cell's region, as
+    /// [`Form::regions`] numbers them): the least image compares the regions first, then
+    /// the cells.
     pub(crate) fn form(
         &self,
         cells: &[u8; CELLS],
+        regions: Option<&[u8; CELLS]>,
         budget: &Budget,
-    ) -> Result<[u8; CELLS], Exhausted> {
-        let maps = match self {
-            RuleGroup::Classic => return minimal_image(cells, budget),
-            RuleGroup::Listed(maps) => maps,
+    ) -> Result<Form, Exhausted> {
+        let maps = match (self, regions) {
+            (RuleGroup::Classic, _) => {
+                let cells = minimal_image(cells, budget)?;
+                return Ok(Form {
+                    cells,
+                    regions: None,
+                });
+            }
+            (RuleGroup::Listed(maps), _) => maps,
+            (RuleGroup::Jigsaw(maps), Some(regions)) => {
+                return jigsaw_form(maps, cells, regions, budget)
+            }
+            (RuleGroup::Jigsaw(_), None) => {
+                unreachable!("a Jigsaw's group comes from rules with regions")
+            }
         };
         budget.charge((maps.len() as u64).div_ceil(IMAGES_PER_UNIT))?;
         let mut best = [u8::MAX; CELLS];
@@ -402,8 +473,72 @@ impl RuleGroup {
                 best = image;
             }
         }
-        Ok(best)
+        Ok(Form {
+            cells: best,
+            regions: None,
+        })
     }
+}
+
+/// Cell `i` of the image under the square's symmetry `symmetry` (0-7: bit 0 mirrors the
+/// rows, bit 1 the columns, bit 2 transposes): the original cell it shows.
+fn square_symmetry(symmetry: u8, i: u8) -> u8 {
+    let (mut row, mut col) = (i / SIZE as u8, i % SIZE as u8);
+    if symmetry & 4 != 0 {
+        (row, col) = (col, row);
+    }
+    if symmetry & 1 != 0 {
+        row = SIZE as u8 - 1 - row;
+    }
+    if symmetry & 2 != 0 {
+        col = SIZE as u8 - 1 - col;
+    }
+    row * SIZE as u8 + col
+}
+
+/// `values` read through `map`, each value numbered in order of first appearance from
+/// `first` (0 stays 0 when `keep_zero`: an empty cell).
+fn relabelled(values: &[u8; CELLS], map: &CellMap, first: u8, keep_zero: bool) -> [u8; CELLS] {
+    let mut label = [0u8; 256];
+    let mut next = first;
+    std::array::from_fn(|at| {
+        let value = values[usize::from(map[at])];
+        if keep_zero && value == 0 {
+            return 0;
+        }
+        let slot = &mut label[usize::from(value)];
+        if *slot == 0 {
+            *slot = next + 1;
+            next += 1;
+        }
+        *slot - 1
+    })
+}
+
+/// A Jigsaw's form: of the images under `maps`, with regions and digits numbered in order
+/// of first appearance, the least by regions and then by cells.
+fn jigsaw_form(
+    maps: &[CellMap],
+    cells: &[u8; CELLS],
+    regions: &[u8; CELLS],
+    budget: &Budget,
+) -> Result<Form, Exhausted> {
+    budget.charge((2 * maps.len() as u64).div_ceil(IMAGES_PER_UNIT))?;
+    let best = maps
+        .iter()
+        .map(|map| {
+            // Digits from 1, regions from 0.
+            (
+                relabelled(regions, map, 0, false),
+                relabelled(cells, map, 1, true),
+            )
+        })
+        .min()
+        .unwrap_or_else(|| unreachable!("the identity keeps every rule"));
+    Ok(Form {
+        cells: best.1,
+        regions: Some(best.0),
+    })
 }
 
 /// The groups found so far, by signature, with when each was last asked for.
@@ -486,8 +621,12 @@ fn line_orders() -> Vec<[usize; SIZE]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::model::constraints::regions::Regions;
+    use crate::engine::model::grid::Grid;
+    use crate::engine::model::puzzle::Puzzle;
     use crate::engine::model::rules::{OneDiagonal, RuleSpec};
     use crate::engine::random::SplitMix64;
+    use crate::engine::Engine;
     use std::collections::HashSet;
 
     /// Givens the tests disguise (read as cells only: no rule set checks them here).
@@ -690,13 +829,14 @@ mod tests {
         for spec in [x(), hyper(), lopsided()] {
             let maps = maps_of(spec.clone());
             let group = RuleGroup::Listed(maps.clone());
-            let form = group.form(&puzzle, &budget).unwrap();
+            let form = group.form(&puzzle, None, &budget).unwrap().cells;
             for _ in 0..20 {
                 let map = maps[random.below(maps.len())];
                 let mut relabel: Vec<u8> = (1..=9).collect();
                 random.shuffle(&mut relabel);
                 let disguised = disguise(&puzzle, &map, &relabel);
-                assert_eq!(group.form(&disguised, &budget).unwrap(), form, "{spec:?}");
+                let again = group.form(&disguised, None, &budget).unwrap().cells;
+                assert_eq!(again, form, "{spec:?}");
             }
             let least = (maps.iter())
                 .map(|map| {
@@ -718,7 +858,8 @@ mod tests {
             assert_eq!(form, least, "{spec:?}");
             let mut other = puzzle;
             other[0] = 9;
-            assert_ne!(group.form(&other, &budget).unwrap(), form, "{spec:?}");
+            let other = group.form(&other, None, &budget).unwrap().cells;
+            assert_ne!(other, form, "{spec:?}");
         }
     }
 
@@ -751,8 +892,7 @@ mod tests {
         assert_eq!(maps_of(main_and_region), maps_of(x()));
     }
 
-    /// Rules that name digits, Jigsaw regions and other sizes get no group here, each with
-    /// its reason; so does a group above the cap (X's 96 against a cap of 95).
+    /// Rules that name digits and other sizes get no group here, each with its reason; so does a group above the cap (X's 96 against a cap of 95).
     #[test]
     fn the_rule_sets_without_a_group_here_say_why() {
         let budget = Budget::unlimited();
@@ -766,11 +906,14 @@ mod tests {
         let stripes = (0..SIZE)
             .map(|r| vec![Some((r + 1).to_string()); SIZE])
             .collect();
+        // A Jigsaw has a form: its group is the square's symmetries that keep the windows
+        // (all eight), whatever its regions.
         let jigsaw_hyper = RuleSpec {
             regions: Some(stripes),
             ..hyper()
         };
-        assert_eq!(why(rules(jigsaw_hyper)), Some(NoForm::NoBoxes));
+        let group = RuleGroup::of(&rules(jigsaw_hyper), &budget).unwrap();
+        assert!(matches!(group, Ok(RuleGroup::Jigsaw(maps)) if maps.len() == 8));
         let signature = Signature::of(&rules(x())).unwrap();
         assert_eq!(signature.stabiliser(95, &budget).unwrap(), None);
         assert_eq!(
@@ -809,5 +952,128 @@ mod tests {
         assert!(signature.stabiliser(MAX_GROUP, &Budget::work(3)).is_err());
         assert!(RuleGroup::of(&rules(spec.clone()), &Budget::work(3)).is_err());
         assert!(!maps_of(spec).is_empty());
+    }
+
+    /// Boxes with two cells traded between the first two: a Jigsaw layout.
+    const TRADED: [&str; 9] = [
+        "000011222",
+        "000111222",
+        "001111222",
+        "333444555",
+        "333444555",
+        "333444555",
+        "666777888",
+        "666777888",
+        "666777888",
+    ];
+
+    /// Givens valid under [`TRADED`] (and under the boxes).
+    const SPARSE: [&str; 9] = [
+        "1........",
+        "....2....",
+        ".........",
+        ".......6.",
+        "....3....",
+        ".........",
+        ".5.......",
+        ".........",
+        "........4",
+    ];
+
+    fn jigsaw(rows: &[String], regions: &[String], also: RuleSpec) -> Puzzle {
+        let spec = RuleSpec {
+            regions: Some(
+                (regions.iter())
+                    .map(|row| row.chars().map(|c| Some(c.to_string())).collect())
+                    .collect(),
+            ),
+            ..also
+        };
+        let grid = Grid::from_rows(rows).unwrap();
+        Puzzle::new(grid, rules(spec)).unwrap()
+    }
+
+    /// A grid of characters turned a quarter clockwise: written apart from the maps.
+    fn turned(rows: &[String]) -> Vec<String> {
+        let chars: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
+        (0..SIZE)
+            .map(|r| (0..SIZE).map(|c| chars[SIZE - 1 - c][r]).collect())
+            .collect()
+    }
+
+    fn mirrored(rows: &[String]) -> Vec<String> {
+        rows.iter().map(|r| r.chars().rev().collect()).collect()
+    }
+
+    /// Every turn and mirror of a Jigsaw, with its digits and its region labels renamed,
+    /// has the Jigsaw's form (its regions too); the form is one of those images; another
+    /// layout has another form; and with X's diagonals (kept by every turn and mirror) the
+    /// group is still all eight.
+    #[test]
+    fn a_jigsaw_turned_or_mirrored_and_relabelled_has_one_form() {
+        let engine = Engine::new();
+        let budget = Budget::unlimited();
+        let givens: Vec<String> = SPARSE.iter().map(|r| r.to_string()).collect();
+        let regions: Vec<String> = TRADED.iter().map(|r| r.to_string()).collect();
+        for also in [RuleSpec::default(), x()] {
+            let puzzle = jigsaw(&givens, &regions, also.clone());
+            let form = engine.canonical(&puzzle, &budget).unwrap();
+            let form_regions = form.rules().regions().unwrap().to_rows();
+            assert_ne!(form.id(), puzzle.id());
+            let mut images = Vec::new();
+            let (mut g, mut r) = (givens.clone(), regions.clone());
+            for turn in 0..8 {
+                if turn == 4 {
+                    (g, r) = (mirrored(&g), mirrored(&r));
+                }
+                // Digits renamed 1 -> 9, 2 -> 8...; regions 0 -> 'i', 1 -> 'h'...
+                let g_renamed: Vec<String> = (g.iter())
+                    .map(|row| {
+                        (row.chars())
+                            .map(|c| match c.to_digit(10) {
+                                Some(d) => char::from_digit(10 - d, 10).unwrap(),
+                                None => c,
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let r_renamed: Vec<String> = (r.iter())
+                    .map(|row| {
+                        (row.chars())
+                            .map(|c| (b'i' - c.to_digit(10).unwrap() as u8) as char)
+                            .collect()
+                    })
+                    .collect();
+                let disguised = jigsaw(&g_renamed, &r_renamed, also.clone());
+                let again = engine.canonical(&disguised, &budget).unwrap();
+                assert_eq!(again.id(), form.id(), "turn {turn}");
+                assert_eq!(again.grid(), form.grid(), "turn {turn}");
+                assert_eq!(again.rules().regions().unwrap().to_rows(), form_regions);
+                images.push((r.clone(), g.clone()));
+                (g, r) = (turned(&g), turned(&r));
+            }
+            // The form is an image (up to names): its regions are one of the eight layouts.
+            let named = |rows: &[String]| {
+                Regions::new(
+                    Shape::NINE,
+                    &rows
+                        .iter()
+                        .map(|row| row.chars().map(|c| Some(c.to_string())).collect::<Vec<_>>())
+                        .collect::<Vec<_>>(),
+                )
+                .unwrap()
+                .to_rows()
+            };
+            assert!(images.iter().any(|(r, _)| named(r) == form_regions));
+            let other: Vec<String> = ["000111222", "000011222"]
+                .into_iter()
+                .chain(TRADED[2..].iter().copied())
+                .map(str::to_string)
+                .collect();
+            let other = engine
+                .canonical(&jigsaw(&givens, &other, also.clone()), &budget)
+                .unwrap();
+            assert_ne!(other.id(), form.id());
+        }
     }
 }

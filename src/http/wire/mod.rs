@@ -522,7 +522,7 @@ pub struct GenerateBatchRequest {
     /// Keep only puzzles with this many givens (either end may be left out).
     #[serde(default, deserialize_with = "object")]
     pub clues: Option<ClueRange>,
-    /// No two answers share a canonical form (classic, X and Hyper puzzles).
+    /// No two answers share a canonical form (every variant but Killer).
     #[serde(default)]
     pub distinct: Option<bool>,
     /// A technique every puzzle must need (a name as grades give them, such as `x_wing`).
@@ -671,6 +671,10 @@ pub struct CanonicalResponse {
     pub id: String,
     /// The canonical form, in the form the board was sent in.
     pub canonical: BoardText,
+    /// A Jigsaw's canonical form's regions: the form turns or mirrors the grid, and the
+    /// regions with it (labels `1`-`9` in reading order of first cells).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub canonical_regions: Option<BoardText>,
     /// The id of the canonical form: the same for every disguise of the puzzle.
     pub canonical_id: String,
 }
