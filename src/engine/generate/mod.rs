@@ -45,8 +45,10 @@ use crate::engine::solve::band::Solver;
 
 /// The generators' version: bumped whenever a request and seed may give another puzzle than
 /// before (a changed method, technique, rating or work meter), so that the entity tags of
-/// cached generations change with it. 2: work units calibrated against CPU time.
-pub const GENERATOR_VERSION: u32 = 2;
+/// cached generations change with it. 2: work units calibrated against CPU time. 3: the
+/// general solver's locked candidates (its first solutions and units may differ), and
+/// Jigsaw layouts that traded back to the boxes traded on.
+pub const GENERATOR_VERSION: u32 = 3;
 
 /// Which clue patterns are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
