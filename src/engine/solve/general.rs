@@ -11,7 +11,9 @@
 //! 1. naked singles: a cell with one candidate is placed and its digit leaves every peer (row,
 //!    column, box and cage-mates: cage digits are distinct); a peer left one candidate is
 //!    placed at once, so one sweep of the cells finds them all;
-//! 2. hidden singles: a digit with one place left in a row, column or box goes there;
+//! 2. hidden singles: a digit with one place left in a row, column or box goes there, placed
+//!    at once like a naked single (with what it leaves single), and the pass repeats until it
+//!    places nothing, without sweeping the cells again;
 //! 3. cage sums: with `m` empty cells and `r` left to make, only the `m`-digit sets summing to
 //!    `r` that avoid digits already placed in the cage and use only digits some empty cell
 //!    still allows can complete it. Their union bounds every empty cell; a digit in all of
@@ -882,40 +884,24 @@ fn propagate(
                 unplaced += 1;
                 continue;
             }
-            placing.clear();
-            placing.push(i as u16);
-            while let Some(j) = placing.pop() {
-                let j = usize::from(j);
-                let c = frame[j];
-                frame[j] = c | PLACED;
-                let peers = layout.peers_of(j);
-                meter.add(peers.len() as u64 * cost::PEER)?;
-                for &p in peers {
-                    let q = frame[usize::from(p)];
-                    if q & c != 0 {
-                        if q & PLACED != 0 || q == c {
-                            return Ok(Progress::Contradiction);
-                        }
-                        let rest = q & !c;
-                        frame[usize::from(p)] = rest;
-                        if rest & (rest - 1) == 0 {
-                            // One left (each cell is stacked once: it holds one digit
-                            // from here on, and losing it is a contradiction above). A
-                            // cell before this one in the sweep was counted unplaced.
-                            placing.push(p);
-                            if usize::from(p) < i {
-                                unplaced -= 1;
-                            }
-                        }
-                    }
+            // A cell before this one in the sweep was counted unplaced.
+            let placed = place(frame, layout, placing, i, meter, &mut |p| {
+                if p < i {
+                    unplaced -= 1;
                 }
+            })?;
+            if !placed {
+                return Ok(Progress::Contradiction);
             }
         }
         meter.add(layout.cells as u64 * cost::SWEEP)?;
 
-        // 2. Hidden singles per unit (also: a digit with no place at all is a contradiction).
-        let mut changed = false;
-        if unplaced > 0 {
+        // 2. Hidden singles per unit (also: a digit with no place at all is a contradiction),
+        // each placed at once with what it leaves single, so the pass repeats without a
+        // sweep until it places nothing.
+        let mut again = unplaced > 0;
+        while again {
+            again = false;
             for unit in layout.units.chunks_exact(side) {
                 let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
                 for &i in unit {
@@ -936,22 +922,36 @@ fn propagate(
                 while hidden != 0 {
                     let bit = hidden & hidden.wrapping_neg();
                     hidden ^= bit;
-                    for &i in unit {
+                    let Some(&i) = unit.iter().find(|&&i| {
                         let c = frame[usize::from(i)];
-                        if c & bit != 0 && c & PLACED == 0 {
-                            frame[usize::from(i)] = bit;
-                            changed = true;
-                            break;
-                        }
+                        c & bit != 0 && c & PLACED == 0
+                    }) else {
+                        // Placed meanwhile, or gone: the next pass tells.
+                        continue;
+                    };
+                    frame[usize::from(i)] = bit;
+                    unplaced -= 1;
+                    let placed = place(
+                        frame,
+                        layout,
+                        scratch.placing,
+                        usize::from(i),
+                        meter,
+                        &mut |_| {
+                            unplaced -= 1;
+                        },
+                    )?;
+                    if !placed {
+                        return Ok(Progress::Contradiction);
                     }
+                    again = true;
                 }
             }
             meter.add(layout.units.len() as u64 * cost::HIDDEN)?;
-            if changed {
-                continue;
-            }
+            again &= unplaced > 0;
         }
 
+        let mut changed = false;
         // 3. Cage sums.
         for (k, &sum) in layout.cage_sums.iter().enumerate() {
             let cage = &layout.cage_cells
@@ -1160,6 +1160,45 @@ fn propagate(
             Progress::Stuck
         });
     }
+}
+
+/// Places cell `start` (one candidate, not yet placed) and every peer that is left one
+/// candidate in turn, calling `placed` with each cell placed after `start`. `false` on a
+/// contradiction (a peer left without candidates, or two peers left the same digit).
+fn place(
+    frame: &mut [u32],
+    layout: &Layout,
+    placing: &mut Vec<u16>,
+    start: usize,
+    meter: &mut Meter,
+    placed: &mut dyn FnMut(usize),
+) -> Result<bool, Exhausted> {
+    placing.clear();
+    placing.push(start as u16);
+    while let Some(j) = placing.pop() {
+        let j = usize::from(j);
+        let c = frame[j];
+        frame[j] = c | PLACED;
+        let peers = layout.peers_of(j);
+        meter.add(peers.len() as u64 * cost::PEER)?;
+        for &p in peers {
+            let q = frame[usize::from(p)];
+            if q & c != 0 {
+                if q & PLACED != 0 || q == c {
+                    return Ok(false);
+                }
+                let rest = q & !c;
+                frame[usize::from(p)] = rest;
+                if rest & (rest - 1) == 0 {
+                    // One left (each cell is stacked once: it holds one digit from here
+                    // on, and losing it is a contradiction above).
+                    placing.push(p);
+                    placed(usize::from(p));
+                }
+            }
+        }
+    }
+    Ok(true)
 }
 
 /// Locked candidates: where a row or column meets a box or region (a piece), a digit that
