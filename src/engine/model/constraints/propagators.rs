@@ -137,6 +137,10 @@ fn distinct_sum_bounds_and_fewer(mask: u32, count: usize) -> Option<[(i64, i64);
 /// little killer's diagonal crosses at most five boxes of a 9x9; the rest are recomputed).
 const KEPT_GROUPS: usize = 8;
 
+/// The most terms [`Linear`] reads reachable sums for (a 16x16 little killer has 16).
+const REACHABLE_TERMS: usize = 24;
+const OPEN_LIMIT: usize = 6;
+
 /// A weighted sum of cells equals a total: `sum(weights[i] * digit(cells[i])) == total`.
 /// An arrow is its shaft's cells at weight 1 less its circle's at weight -1 (or -10 and -1
 /// for a two-cell pill read as a number) equal to 0; a little killer its diagonal at weight
@@ -156,6 +160,8 @@ pub(crate) struct Linear {
     /// A partition of the terms into groups of one weight whose digits are distinct (each
     /// term alone unless [`Linear::distinct_by`] grouped it).
     groups: Vec<Vec<usize>>,
+    /// Every weight 1 or -1 (see [`Linear::narrow_by_reachable_sums`]).
+    unit_weights: bool,
 }
 
 impl Linear {
@@ -183,12 +189,14 @@ impl Linear {
             }
         }
         let groups = (0..cells.len()).map(|k| vec![k]).collect();
+        let unit_weights = weights.iter().all(|w| w.abs() == 1);
         Linear {
             unit,
             cells,
             weights,
             total,
             groups,
+            unit_weights,
         }
     }
 
@@ -222,6 +230,85 @@ impl Linear {
         }
         let [all, fewer] = distinct_sum_bounds_and_fewer(union, group.len())?;
         Some([(low, high), all, fewer])
+    }
+
+    /// Narrows a sum of weights 1 and -1 to the digits with which the other terms can still
+    /// reach the total, each term's digits taken alone (distinct digits within a group are
+    /// the bounds' part): the sums after each prefix of the terms, and the partial sums
+    /// each suffix can complete, as bit sets. A term of weight -1 counts its digit `d` as
+    /// `33 - d` (so every value is positive), the total raised by 33 for it. `None` where
+    /// that does not fit 128 bits (long sums, weights beyond one) or more than
+    /// [`REACHABLE_TERMS`] terms; else whether a digit went (`Some(true)`), or `Some(false)`
+    /// on a contradiction.
+    fn narrow_by_reachable_sums(
+        &self,
+        masks: &mut [u32],
+        open_limit: usize,
+        work: &mut u64,
+    ) -> Option<Option<bool>> {
+        let n = masks.len();
+        if n > REACHABLE_TERMS || !self.unit_weights {
+            return None;
+        }
+        // Where every term's digits are a run, the sums each reaches are runs too, and the
+        // bounds have said all there is.
+        let run = |m: u32| {
+            let shifted = m >> m.trailing_zeros();
+            shifted & (shifted + 1) == 0
+        };
+        if masks.iter().all(|&m| run(m)) {
+            return Some(None);
+        }
+        // Single digits only move the target: the open terms are the walk's.
+        let mut open = [0u8; REACHABLE_TERMS];
+        let mut values = [0u32; REACHABLE_TERMS];
+        let (mut target, mut most, mut m) = (self.total, 0i64, 0usize);
+        for (k, (&mask, &w)) in masks.iter().zip(&self.weights).enumerate() {
+            // Bit `v - 1` for value `v`.
+            let value = if w > 0 { mask } else { mask.reverse_bits() };
+            target += if w > 0 { 0 } else { 33 };
+            if value & (value - 1) == 0 {
+                target -= i64::from(value.trailing_zeros() + 1);
+            } else {
+                (open[m], values[m]) = (k as u8, value);
+                m += 1;
+                most += i64::from(32 - value.leading_zeros());
+            }
+        }
+        if most >= 128 || m > open_limit {
+            return None;
+        }
+        if target < 0 || target > most {
+            return Some(Some(false));
+        }
+        let values = &mut values[..m];
+        *work += 2 * values
+            .iter()
+            .map(|v| u64::from(v.count_ones()))
+            .sum::<u64>();
+        // Most sums fit 64 bits, whose shifts are single instructions.
+        let fits = if most < 64 {
+            keep_reaching::<u64>(values, target as u32)
+        } else {
+            keep_reaching::<u128>(values, target as u32)
+        };
+        if !fits {
+            return Some(Some(false));
+        }
+        let mut changed = false;
+        for (&term, &kept) in open.iter().zip(values.iter()) {
+            let term = usize::from(term);
+            let kept = if self.weights[term] > 0 {
+                kept
+            } else {
+                kept.reverse_bits()
+            };
+            if kept != masks[term] {
+                masks[term] = kept;
+                changed = true;
+            }
+        }
+        Some(changed.then_some(true))
     }
 
     /// `(low, high)` digit bounds as weighted bounds for weight `w`.
@@ -297,7 +384,11 @@ impl Propagator for Linear {
             // digit goes (the common case while most cells are open: a nine-cell diagonal
             // of 30 has room either way), so the per-term pass is skipped.
             if self.total - low >= reach && high - self.total >= reach {
-                return true;
+                return match self.narrow_by_reachable_sums(masks, OPEN_LIMIT, work) {
+                    Some(Some(true)) => continue,
+                    Some(None) | None => true,
+                    Some(Some(false)) => false,
+                };
             }
             let mut changed = false;
             for (g, group) in self.groups.iter().enumerate() {
@@ -347,10 +438,64 @@ impl Propagator for Linear {
                 }
             }
             if !changed {
-                return true;
+                // Bounds leave holes: two cells adding to 7 from {1, 5, 6} and {2, 3} keep
+                // every digit by bounds, but only 5 + 2 adds up. Sums of unit weights read
+                // the sums each term can reach (exact for independent cells).
+                return match self.narrow_by_reachable_sums(masks, REACHABLE_TERMS, work) {
+                    Some(Some(true)) => continue,
+                    Some(None) | None => true,
+                    Some(Some(false)) => false,
+                };
             }
         }
     }
+}
+
+/// Keeps in `values` (each term's values as bits, bit `v - 1` for value `v`, the largest
+/// sum below `T`'s width) the values with which the terms can add up to `target`; false when
+/// none can. The sums the terms after each one can complete to the target, as bit sets,
+/// then one pass forward with the sums the kept values before it reach.
+fn keep_reaching<T>(values: &mut [u32], target: u32) -> bool
+where
+    T: Copy
+        + From<u8>
+        + PartialEq
+        + std::ops::Shl<u32, Output = T>
+        + std::ops::Shr<u32, Output = T>
+        + std::ops::BitOr<Output = T>
+        + std::ops::BitAnd<Output = T>,
+{
+    let zero = T::from(0);
+    let mut needed = [zero; REACHABLE_TERMS + 1];
+    let m = values.len();
+    needed[m] = T::from(1) << target;
+    for k in (0..m).rev() {
+        let (mut sums, mut bits) = (zero, values[k]);
+        while bits != 0 {
+            sums = sums | needed[k + 1] >> (bits.trailing_zeros() + 1);
+            bits &= bits - 1;
+        }
+        needed[k] = sums;
+    }
+    let mut reached = T::from(1);
+    for (k, value) in values.iter_mut().enumerate() {
+        let (mut kept, mut sums, mut bits) = (0u32, zero, *value);
+        while bits != 0 {
+            let bit = bits & bits.wrapping_neg();
+            let shifted = reached << (bit.trailing_zeros() + 1);
+            if shifted & needed[k + 1] != zero {
+                kept |= bit;
+                sums = sums | shifted;
+            }
+            bits ^= bit;
+        }
+        if kept == 0 {
+            return false;
+        }
+        *value = kept;
+        reached = sums;
+    }
+    true
 }
 
 /// `sum` with its terms grouped by `houses` (the box or Jigsaw region of every cell, reading
@@ -550,6 +695,31 @@ mod tests {
         let mut masks = [mask(&[1]), mask(&[2]), mask(&[9]), mask(&[3])];
         let sum = Linear::new(unit(), (0..4).map(|k| (Cell::at(2, k), 1)), 15);
         assert!(revise(&sum, &mut masks, &mut work));
+    }
+
+    #[test]
+    fn a_sum_of_unit_weights_keeps_only_the_digits_that_reach_the_total() {
+        let cells = [Cell::at(0, 0), Cell::at(4, 4), Cell::at(8, 8)];
+        // Two cells adding to 7 from {1, 5, 6} and {2, 3}: the bounds keep them all, only
+        // 5 + 2 adds up.
+        let pair = Linear::new(unit(), [(cells[0], 1), (cells[1], 1)], 7);
+        let mut masks = [mask(&[1, 5, 6]), mask(&[2, 3])];
+        assert!(revise(&pair, &mut masks, &mut 0));
+        assert_eq!(masks, [mask(&[5]), mask(&[2])]);
+        // A circle (weight -1) of 4, 6 or 7 and a shaft of two cells of 1 or 5 each: the
+        // shaft adds to 2, 6 or 10, so the circle is 6.
+        let arrow = Linear::new(unit(), [(cells[0], -1), (cells[1], 1), (cells[2], 1)], 0);
+        let mut masks = [mask(&[4, 6, 7]), mask(&[1, 5]), mask(&[1, 5])];
+        assert!(revise(&arrow, &mut masks, &mut 0));
+        assert_eq!(masks, [mask(&[6]), mask(&[1, 5]), mask(&[1, 5])]);
+        // With the circle at 4 and 7 only, nothing adds up.
+        let mut masks = [mask(&[4, 7]), mask(&[1, 5]), mask(&[1, 5])];
+        assert!(!revise(&arrow, &mut masks, &mut 0));
+        // A placed term only moves the total: 7 - 5 leaves 2 for the other.
+        let mut masks = [mask(&[5]), mask(&[1, 2, 4]), mask(&[1, 2, 4])];
+        let triple = Linear::new(unit(), cells.map(|c| (c, 1)), 9);
+        assert!(revise(&triple, &mut masks, &mut 0));
+        assert_eq!(masks, [mask(&[5]), mask(&[2]), mask(&[2])]);
     }
 
     #[test]
