@@ -139,7 +139,7 @@ const KEPT_GROUPS: usize = 8;
 
 /// The most terms [`Linear`] reads reachable sums for (a 16x16 little killer has 16).
 const REACHABLE_TERMS: usize = 24;
-const OPEN_LIMIT: usize = 6;
+const OPEN_LIMIT: usize = 4;
 
 /// A weighted sum of cells equals a total: `sum(weights[i] * digit(cells[i])) == total`.
 /// An arrow is its shaft's cells at weight 1 less its circle's at weight -1 (or -10 and -1
