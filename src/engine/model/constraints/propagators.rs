@@ -438,9 +438,9 @@ impl Propagator for Linear {
                 }
             }
             if !changed {
-                // Bounds leave holes: two cells adding to 7 from {1, 5, 6} and {2, 3} keep
-                // every digit by bounds, but only 5 + 2 adds up. Sums of unit weights read
-                // the sums each term can reach (exact for independent cells).
+                // Bounds leave holes: two cells adding to 7 from {1, 3, 5} and {2, 6} keep
+                // every digit by bounds, but 3 reaches 7 with neither 2 nor 6. Sums of unit
+                // weights read the sums each term can reach (exact for independent cells).
                 return match self.narrow_by_reachable_sums(masks, REACHABLE_TERMS, work) {
                     Some(Some(true)) => continue,
                     Some(None) | None => true,
@@ -700,12 +700,12 @@ mod tests {
     #[test]
     fn a_sum_of_unit_weights_keeps_only_the_digits_that_reach_the_total() {
         let cells = [Cell::at(0, 0), Cell::at(4, 4), Cell::at(8, 8)];
-        // Two cells adding to 7 from {1, 5, 6} and {2, 3}: the bounds keep them all, only
-        // 5 + 2 adds up.
+        // Two cells adding to 7 from {1, 3, 5} and {2, 6}: the bounds keep them all (each
+        // cell's range is 7 less the other's), but 3 reaches 7 with neither 2 nor 6.
         let pair = Linear::new(unit(), [(cells[0], 1), (cells[1], 1)], 7);
-        let mut masks = [mask(&[1, 5, 6]), mask(&[2, 3])];
+        let mut masks = [mask(&[1, 3, 5]), mask(&[2, 6])];
         assert!(revise(&pair, &mut masks, &mut 0));
-        assert_eq!(masks, [mask(&[5]), mask(&[2])]);
+        assert_eq!(masks, [mask(&[1, 5]), mask(&[2, 6])]);
         // A circle (weight -1) of 4, 6 or 7 and a shaft of two cells of 1 or 5 each: the
         // shaft adds to 2, 6 or 10, so the circle is 6.
         let arrow = Linear::new(unit(), [(cells[0], -1), (cells[1], 1), (cells[2], 1)], 0);
@@ -715,11 +715,15 @@ mod tests {
         // With the circle at 4 and 7 only, nothing adds up.
         let mut masks = [mask(&[4, 7]), mask(&[1, 5]), mask(&[1, 5])];
         assert!(!revise(&arrow, &mut masks, &mut 0));
-        // A placed term only moves the total: 7 - 5 leaves 2 for the other.
-        let mut masks = [mask(&[5]), mask(&[1, 2, 4]), mask(&[1, 2, 4])];
-        let triple = Linear::new(unit(), cells.map(|c| (c, 1)), 9);
+        // A placed term only moves the total: 12 - 5 leaves the pair above.
+        let mut masks = [mask(&[5]), mask(&[1, 3, 5]), mask(&[2, 6])];
+        let triple = Linear::new(unit(), cells.map(|c| (c, 1)), 12);
         assert!(revise(&triple, &mut masks, &mut 0));
-        assert_eq!(masks, [mask(&[5]), mask(&[2]), mask(&[2])]);
+        assert_eq!(masks, [mask(&[5]), mask(&[1, 5]), mask(&[2, 6])]);
+        // A placed circle of 6 (weight -1) and a shaft from {1, 5} and {1, 3, 5}: the 3 goes.
+        let mut masks = [mask(&[6]), mask(&[1, 5]), mask(&[1, 3, 5])];
+        assert!(revise(&arrow, &mut masks, &mut 0));
+        assert_eq!(masks, [mask(&[6]), mask(&[1, 5]), mask(&[1, 5])]);
     }
 
     #[test]
