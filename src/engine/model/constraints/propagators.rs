@@ -139,6 +139,9 @@ const KEPT_GROUPS: usize = 8;
 
 /// The most terms [`Linear`] reads reachable sums for (a 16x16 little killer has 16).
 const REACHABLE_TERMS: usize = 24;
+/// The most open terms the reachable sums are read for where the bounds leave every term
+/// room on both sides: with few open cells the holes decide, with many the walk seldom
+/// finds anything (six or any number: the little killers' p99 rose, see BENCHMARKS).
 const OPEN_LIMIT: usize = 4;
 
 /// A weighted sum of cells equals a total: `sum(weights[i] * digit(cells[i])) == total`.
@@ -237,9 +240,9 @@ impl Linear {
     /// the bounds' part): the sums after each prefix of the terms, and the partial sums
     /// each suffix can complete, as bit sets. A term of weight -1 counts its digit `d` as
     /// `33 - d` (so every value is positive), the total raised by 33 for it. `None` where
-    /// that does not fit 128 bits (long sums, weights beyond one) or more than
-    /// [`REACHABLE_TERMS`] terms; else whether a digit went (`Some(true)`), or `Some(false)`
-    /// on a contradiction.
+    /// that does not fit 128 bits (long sums, weights beyond one), with more than
+    /// [`REACHABLE_TERMS`] terms or more than `open_limit` open ones; else whether a digit
+    /// went (`Some(true)`, `Some(None)` when none did), or `Some(false)` on a contradiction.
     fn narrow_by_reachable_sums(
         &self,
         masks: &mut [u32],
