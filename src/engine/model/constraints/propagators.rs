@@ -239,16 +239,16 @@ impl Linear {
     /// reach the total, each term's digits taken alone (distinct digits within a group are
     /// the bounds' part): the sums after each prefix of the terms, and the partial sums
     /// each suffix can complete, as bit sets. A term of weight -1 counts its digit `d` as
-    /// `33 - d` (so every value is positive), the total raised by 33 for it. `None` where
-    /// that does not fit 128 bits (long sums, weights beyond one), with more than
-    /// [`REACHABLE_TERMS`] terms or more than `open_limit` open ones; else whether a digit
-    /// went (`Some(true)`, `Some(None)` when none did), or `Some(false)` on a contradiction.
+    /// `33 - d` (so every value is positive), the total raised by 33 for it. Not read (as if
+    /// nothing went) where that does not fit 128 bits (long sums, weights beyond one), with
+    /// more than [`REACHABLE_TERMS`] terms or more than `open_limit` open ones. `Some(true)`
+    /// when a digit went, `None` when none did, `Some(false)` on a contradiction.
     fn narrow_by_reachable_sums(
         &self,
         masks: &mut [u32],
         open_limit: usize,
         work: &mut u64,
-    ) -> Option<Option<bool>> {
+    ) -> Option<bool> {
         let n = masks.len();
         if n > REACHABLE_TERMS || !self.unit_weights {
             return None;
@@ -260,7 +260,7 @@ impl Linear {
             shifted & (shifted + 1) == 0
         };
         if masks.iter().all(|&m| run(m)) {
-            return Some(None);
+            return None;
         }
         // Single digits only move the target: the open terms are the walk's.
         let mut open = [0u8; REACHABLE_TERMS];
@@ -282,7 +282,7 @@ impl Linear {
             return None;
         }
         if target < 0 || target > most {
-            return Some(Some(false));
+            return Some(false);
         }
         let values = &mut values[..m];
         *work += 2 * values
@@ -296,7 +296,7 @@ impl Linear {
             keep_reaching::<u128>(values, target as u32)
         };
         if !fits {
-            return Some(Some(false));
+            return Some(false);
         }
         let mut changed = false;
         for (&term, &kept) in open.iter().zip(values.iter()) {
@@ -311,7 +311,7 @@ impl Linear {
                 changed = true;
             }
         }
-        Some(changed.then_some(true))
+        changed.then_some(true)
     }
 
     /// `(low, high)` digit bounds as weighted bounds for weight `w`.
@@ -386,15 +386,10 @@ impl Propagator for Linear {
             // least, in a group), and so from above. With that much room on both sides no
             // digit goes (the common case while most cells are open: a nine-cell diagonal
             // of 30 has room either way), so the per-term pass is skipped.
-            if self.total - low >= reach && high - self.total >= reach {
-                return match self.narrow_by_reachable_sums(masks, OPEN_LIMIT, work) {
-                    Some(Some(true)) => continue,
-                    Some(None) | None => true,
-                    Some(Some(false)) => false,
-                };
-            }
+            let roomy = self.total - low >= reach && high - self.total >= reach;
+            let groups = if roomy { &[][..] } else { &self.groups[..] };
             let mut changed = false;
-            for (g, group) in self.groups.iter().enumerate() {
+            for (g, group) in groups.iter().enumerate() {
                 let w = self.weights[group[0]];
                 let bounds = match kept.get(g) {
                     Some(&bounds) => Some(bounds),
@@ -440,15 +435,18 @@ impl Propagator for Linear {
                     break;
                 }
             }
-            if !changed {
-                // Bounds leave holes: two cells adding to 7 from {1, 3, 5} and {2, 6} keep
-                // every digit by bounds, but 3 reaches 7 with neither 2 nor 6. Sums of unit
-                // weights read the sums each term can reach (exact for independent cells).
-                return match self.narrow_by_reachable_sums(masks, REACHABLE_TERMS, work) {
-                    Some(Some(true)) => continue,
-                    Some(None) | None => true,
-                    Some(Some(false)) => false,
-                };
+            if changed {
+                continue;
+            }
+            // Bounds leave holes: two cells adding to 7 from {1, 3, 5} and {2, 6} keep every
+            // digit by bounds, but 3 reaches 7 with neither 2 nor 6. Sums of unit weights
+            // read the sums each term can reach (exact for independent cells); where the
+            // bounds left every term room, only with few open terms.
+            let open_limit = if roomy { OPEN_LIMIT } else { REACHABLE_TERMS };
+            match self.narrow_by_reachable_sums(masks, open_limit, work) {
+                Some(true) => continue,
+                None => return true,
+                Some(false) => return false,
             }
         }
     }
