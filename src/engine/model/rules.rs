@@ -265,7 +265,12 @@ impl Rules {
             Some(regions) => regions.region_of(cell),
             None => shape.box_of(cell.row(), cell.col()),
         };
-        let houses: Vec<usize> = shape.all_cells().map(house_of).collect();
+        // Only for the families that read it (a table of every cell is 2,800 instructions).
+        let houses: Vec<usize> = if spec.arrows.is_empty() && spec.little_killers.is_empty() {
+            Vec::new()
+        } else {
+            shape.all_cells().map(house_of).collect()
+        };
         let region_sum_lines = RegionSumLines::new(shape, &spec.region_sum_lines, house_of)?;
         match regions {
             Some(regions) => constraints.push(regions.into()),
@@ -319,13 +324,13 @@ impl Rules {
         if !renban.is_empty() {
             constraints.push(renban.into());
         }
-        let arrows = Arrows::new(shape, &spec.arrows)?.in_houses(houses.clone());
+        let arrows = Arrows::new(shape, &spec.arrows)?;
         if !arrows.is_empty() {
-            constraints.push(arrows.into());
+            constraints.push(arrows.in_houses(houses.clone()).into());
         }
-        let little_killers = LittleKillers::new(shape, &spec.little_killers)?.in_houses(houses);
+        let little_killers = LittleKillers::new(shape, &spec.little_killers)?;
         if !little_killers.is_empty() {
-            constraints.push(little_killers.into());
+            constraints.push(little_killers.in_houses(houses).into());
         }
         let sandwiches = Sandwiches::new(shape, &spec.sandwiches)?;
         if !sandwiches.is_empty() {

@@ -62,7 +62,12 @@ impl RegionSumLines {
             }
             placed.push(Placed { cells, segments });
         }
-        let houses = shape.all_cells().map(region_of).collect();
+        // The table only where lines read it.
+        let houses = if placed.is_empty() {
+            Vec::new()
+        } else {
+            shape.all_cells().map(region_of).collect()
+        };
         Ok(RegionSumLines {
             lines: placed,
             houses,
