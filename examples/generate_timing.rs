@@ -1,6 +1,7 @@
 //! Generation latency per level and per variant: p50 / p99 / max over a range of seeds, with
 //! the hit rate (a miss is an error after the service's default generation work budget), the
-//! average number of puzzles rated per hit, the givens, and the p99 of work units charged.
+//! average number of puzzles rated per hit, the givens, the p99 of work units charged, and the
+//! work of all seeds per hit (misses included): what a puzzle costs, the same on every machine.
 //!
 //! ```text
 //! cargo run --release --example generate_timing -- [seeds=50] [target ...]
@@ -101,8 +102,17 @@ fn main() {
         named
     };
     println!(
-        "{:<16} {:<10} {:>9} {:>9} {:>9} {:>6} {:>9} {:>7} {:>10}",
-        "target", "symmetry", "p50 ms", "p99 ms", "max ms", "hit", "ratings", "clues", "p99 work"
+        "{:<16} {:<10} {:>9} {:>9} {:>9} {:>6} {:>9} {:>7} {:>10} {:>10}",
+        "target",
+        "symmetry",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "hit",
+        "ratings",
+        "clues",
+        "p99 work",
+        "work/hit"
     );
     for symmetry in [Symmetry::None, Symmetry::Rotational] {
         for &target in &targets {
@@ -133,7 +143,7 @@ fn main() {
             };
             let ms = |d: Duration| d.as_secs_f64() * 1000.0;
             println!(
-                "{:<16} {:<10} {:>9.2} {:>9.2} {:>9.2} {:>3}/{:<2} {:>9.1} {:>7.1} {:>10}",
+                "{:<16} {:<10} {:>9.2} {:>9.2} {:>9.2} {:>3}/{:<2} {:>9.1} {:>7.1} {:>10} {:>10}",
                 target.name(),
                 format!("{symmetry:?}"),
                 ms(pct(0.5)),
@@ -144,6 +154,7 @@ fn main() {
                 attempts as f64 / hits.max(1) as f64,
                 clues as f64 / hits.max(1) as f64,
                 work[((work.len() - 1) as f64 * 0.99).round() as usize],
+                work.iter().sum::<u64>() / hits.max(1),
             );
         }
     }

@@ -177,7 +177,7 @@ impl Engine {
             (Some(classic), _) => logic::grade::grade_until_stopped(
                 Candidates::new(classic.board()),
                 &assume,
-                None,
+                logic::grade::Enough::ALL,
                 budget,
             )?,
             (None, Some(geometry)) => {
@@ -188,7 +188,7 @@ impl Engine {
                 logic::grade::grade_until_stopped(
                     Candidates::with_geometry(&board, geometry),
                     &assume,
-                    None,
+                    logic::grade::Enough::ALL,
                     budget,
                 )?
             }

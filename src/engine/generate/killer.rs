@@ -23,7 +23,7 @@ use crate::engine::budget::{Budget, Exhausted};
 use crate::engine::generate::{
     checked_range, fit, run_attempts, stop_for, whole_grade, Fit, GenerateError, Generated,
 };
-use crate::engine::logic::grade::grade_marks;
+use crate::engine::logic::grade::{grade_marks, Enough};
 use crate::engine::logic::{Assumptions, Candidates, Geometry, Grade, Rating};
 use crate::engine::model::canonical::random_disguise;
 use crate::engine::model::grid::{Grid, Shape};
@@ -254,12 +254,12 @@ impl KillerSearch<'_> {
             let marks = Candidates::with_geometry(&board, &geometry);
             grade_marks(marks, &Assumptions::unique(), stop, budget)
         };
-        let first = grade(Some(stop_for(&self.range)), self.budget)?;
+        let first = grade(Enough::above(stop_for(&self.range)), self.budget)?;
         let fit = fit(&first, &self.range);
         if fit == Fit::InRange && self.range.end().tenths() == u16::MAX {
             // Stopped at the first step reaching the minimum: the whole grade, if affordable.
             return Ok(
-                match whole_grade(self.budget, |trial| grade(None, trial))? {
+                match whole_grade(self.budget, |trial| grade(Enough::ALL, trial))? {
                     Some(whole) => (whole, fit),
                     None => (first, Fit::TooHard),
                 },

@@ -13,10 +13,11 @@
 use std::ops::RangeInclusive;
 
 use super::{
-    checked_range, fit, random_grid, run_attempts, stop_for, whole_grade, ClassicTarget, Fit,
+    checked_range, enough_for, fit, random_grid, run_attempts, whole_grade, ClassicTarget, Fit,
     GenerateError, Generated, Target, MAX_RATINGS,
 };
 use crate::engine::budget::{Budget, Exhausted};
+use crate::engine::logic::grade::Enough;
 use crate::engine::logic::Rating;
 use crate::engine::model::board::{Board, CELLS};
 use crate::engine::model::grid::Cell;
@@ -128,13 +129,13 @@ pub fn generate_in_pattern(
                 return Ok(None);
             }
             ratings += 1;
-            let mut grade = target.grade(&givens, Some(stop_for(&range)), budget)?;
+            let mut grade = target.grade(&givens, enough_for(&range), budget)?;
             if fit(&grade, &range) != Fit::InRange {
                 return Ok(None);
             }
             if open {
                 // The rating stopped at the first step reaching the minimum: finish it.
-                match whole_grade(budget, |trial| target.grade(&givens, None, trial))? {
+                match whole_grade(budget, |trial| target.grade(&givens, Enough::ALL, trial))? {
                     Some(whole) => grade = whole,
                     None => return Ok(None),
                 }

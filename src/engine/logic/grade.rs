@@ -135,6 +135,9 @@ pub enum Stopped {
     /// A step rated above the rating the caller asked about was found (a generator asking
     /// "is this at most 6.5?" needs no more).
     AboveCap,
+    /// The solve filled the cells the caller allowed without such a step: a generator seeking
+    /// a hard puzzle bets that the rest of the solve is easier (see [`Enough::filled`]).
+    PastTheHardPart,
 }
 
 impl Stopped {
@@ -145,6 +148,7 @@ impl Stopped {
             Stopped::NotUnique => "not_unique",
             Stopped::Budget => "budget",
             Stopped::AboveCap => "above_cap",
+            Stopped::PastTheHardPart => "past_the_hard_part",
         }
     }
 }
@@ -152,6 +156,36 @@ impl Stopped {
 /// The rating every step beyond the engine's classic techniques has at least: when dynamic
 /// forcing chains (8.5) find nothing, Sudoku Explainer needs its nested chains (9.0 and up).
 const BEYOND_THE_TECHNIQUES: Rating = Rating::from_tenths(90);
+
+/// How much of a grade a caller needs: all of it, or only enough to place the puzzle
+/// against a range (a generator's question). The default is the whole grade.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Enough {
+    /// Stop at the first step rated above this ([`Stopped::AboveCap`]): "is this puzzle at
+    /// most 6.5?" or "at least 9.0?" needs no more.
+    pub(crate) above: Option<Rating>,
+    /// Stop once this many cells are filled while no step has gone above `above`
+    /// ([`Stopped::PastTheHardPart`]). Hard steps come early in a solve, while few cells are
+    /// filled: a generator seeking a hard puzzle gives up on one whose start was easy,
+    /// rather than grading the easier rest. Without `above` it is never used.
+    pub(crate) filled: Option<usize>,
+}
+
+impl Enough {
+    /// The whole grade.
+    pub(crate) const ALL: Enough = Enough {
+        above: None,
+        filled: None,
+    };
+
+    /// Up to the first step rated above `cap`.
+    pub(crate) const fn above(cap: Rating) -> Enough {
+        Enough {
+            above: Some(cap),
+            filled: None,
+        }
+    }
+}
 
 impl Grade {
     /// The SE rating, when the techniques finished the puzzle.
@@ -213,20 +247,24 @@ pub fn grade(
     budget: &Budget,
 ) -> Result<Grade, Exhausted> {
     let unique = solver.count_solutions(puzzle, 2, budget)?.count == 1;
-    grade_with(puzzle, &Assumptions { uniqueness: unique }, None, budget)
+    grade_with(
+        puzzle,
+        &Assumptions { uniqueness: unique },
+        Enough::ALL,
+        budget,
+    )
 }
 
-/// Rates `puzzle` under `assume`, stopping as soon as a step is rated above `stop_above` (when
-/// given). The grade then has that step's rating as its bound ([`Stopped::AboveCap`]): a
-/// generator asking "is this puzzle at most 6.5?" or "at least 9.0?" needs no more.
+/// Rates `puzzle` under `assume`, as far as `enough` asks. A grade stopped by a step above
+/// its cap has that step's rating as its bound ([`Stopped::AboveCap`]).
 #[cfg(test)]
 pub(crate) fn grade_with(
     puzzle: &ClassicPuzzle,
     assume: &Assumptions,
-    stop_above: Option<Rating>,
+    enough: Enough,
     budget: &Budget,
 ) -> Result<Grade, Exhausted> {
-    grade_marks(Candidates::new(puzzle.board()), assume, stop_above, budget)
+    grade_marks(Candidates::new(puzzle.board()), assume, enough, budget)
 }
 
 /// [`grade_with`] from the basic marks of any geometry's puzzle (a variant's). Running out of
@@ -235,10 +273,10 @@ pub(crate) fn grade_with(
 pub(crate) fn grade_marks(
     marks: Candidates<'_>,
     assume: &Assumptions,
-    stop_above: Option<Rating>,
+    enough: Enough,
     budget: &Budget,
 ) -> Result<Grade, Exhausted> {
-    let grade = grade_until_stopped(marks, assume, stop_above, budget)?;
+    let grade = grade_until_stopped(marks, assume, enough, budget)?;
     match grade.stopped() {
         Some(Stopped::Budget) => Err(Exhausted {
             stop: Stop::Work,
@@ -253,10 +291,12 @@ pub(crate) fn grade_marks(
 pub(crate) fn grade_until_stopped(
     mut marks: Candidates<'_>,
     assume: &Assumptions,
-    stop_above: Option<Rating>,
+    enough: Enough,
     budget: &Budget,
 ) -> Result<Grade, Exhausted> {
-    let cap = stop_above;
+    let cap = enough.above;
+    // Only a cap makes a bet on the rest meaningful: without one, every step counts.
+    let filled_enough = enough.filled.filter(|_| cap.is_some());
     let mut counts = BTreeMap::new();
     let mut score = 0;
     let mut hardest: Option<(Rating, Technique)> = None;
@@ -265,6 +305,10 @@ pub(crate) fn grade_until_stopped(
     // cap only guards against a bug turning into an endless loop.
     for _ in 0..(81 + 729) {
         if marks.is_solved() || marks.has_contradiction() {
+            break;
+        }
+        if filled_enough.is_some_and(|cells| marks.board().given_count() >= cells) {
+            stopped = Some(Stopped::PastTheHardPart);
             break;
         }
         let step = match assume.next_step_within(&marks, cap, budget) {

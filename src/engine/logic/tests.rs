@@ -395,6 +395,50 @@ fn grades_span_the_bands() {
 }
 
 #[test]
+fn a_capped_grade_gives_up_past_the_cells_allowed_and_only_with_a_cap() {
+    use super::grade::{grade_with, Enough};
+    let wing = puzzle(WING);
+    let givens = wing.board().given_count();
+    let unique = Assumptions::unique();
+    let graded = |enough| grade_with(&wing, &unique, enough, &Budget::unlimited()).unwrap();
+    let whole = graded(Enough::ALL);
+    let rating = whole.rating().expect("the techniques finish it");
+    let cap = Rating::from_tenths(rating.tenths() - 1);
+
+    // The hardest step comes before the grid is full: the cap stops the grade there.
+    let in_time = graded(Enough {
+        above: Some(cap),
+        filled: Some(81),
+    });
+    assert_eq!(in_time.stopped(), Some(Stopped::AboveCap));
+    assert_eq!(in_time.lower_bound(), rating);
+
+    // Allowed no more cells than the givens, it gives up before its first step.
+    let at_once = graded(Enough {
+        above: Some(cap),
+        filled: Some(givens),
+    });
+    assert_eq!(at_once.stopped(), Some(Stopped::PastTheHardPart));
+    assert!(at_once.counts.is_empty());
+    assert_eq!(at_once.difficulty(), None, "a bet is no level");
+
+    // A few cells in, it keeps what it learnt, below the cap.
+    let early = graded(Enough {
+        above: Some(cap),
+        filled: Some(givens + 3),
+    });
+    assert_eq!(early.stopped(), Some(Stopped::PastTheHardPart));
+    assert!(!early.counts.is_empty() && early.lower_bound() <= cap);
+
+    // Without a cap every step counts: the cells allowed are ignored.
+    let uncapped = graded(Enough {
+        above: None,
+        filled: Some(givens),
+    });
+    assert_eq!(uncapped, whole);
+}
+
+#[test]
 fn an_empty_grid_needs_guessing() {
     let g = grade(&ClassicPuzzle::new(Board::empty()).unwrap());
     assert!(g.needs_guessing());

@@ -194,8 +194,13 @@ fn x_and_hyper_ratings_agree_with_sukaku_explainer() {
         };
         let geometry = Geometry::for_rules(&Rules::new(Shape::NINE, spec).unwrap()).unwrap();
         let marks = Candidates::with_geometry(&Board::from_line(line).unwrap(), &geometry);
-        let grade =
-            grade::grade_marks(marks, &Assumptions::unique(), None, &Budget::unlimited()).unwrap();
+        let grade = grade::grade_marks(
+            marks,
+            &Assumptions::unique(),
+            grade::Enough::ALL,
+            &Budget::unlimited(),
+        )
+        .unwrap();
         assert_eq!(
             (
                 grade.hardest.map(Technique::name),
