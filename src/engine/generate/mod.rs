@@ -439,10 +439,12 @@ pub(crate) fn stop_for(range: &RangeInclusive<Rating>) -> Rating {
 /// little (BENCHMARKS.md).
 const HARD_PART_FILLED: usize = 36;
 
-/// How much of a grade a candidate for `range` needs: up to [`stop_for`]; for a range
-/// without a maximum starting in the extreme level, also no further than
+/// How much of a grade a carved candidate for `range` needs: up to [`stop_for`]; for a
+/// range without a maximum starting in the extreme level, also no further than
 /// [`HARD_PART_FILLED`] cells without a step reaching the minimum (a missed puzzle then
-/// costs a little yield, never a wrong answer: an accepted puzzle is graded in full).
+/// costs a little yield, never a wrong answer: an accepted puzzle is graded in full). Only
+/// for the carved candidates, minimal or nearly, with 22-30 givens: a candidate with more
+/// givens than that (a given-cell pattern's) would be given up before its hard part.
 pub(crate) fn enough_for(range: &RangeInclusive<Rating>) -> Enough {
     let extreme =
         range.end().tenths() == u16::MAX && range.start() >= Difficulty::Extreme.ratings().start();

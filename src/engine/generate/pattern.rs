@@ -13,7 +13,7 @@
 use std::ops::RangeInclusive;
 
 use super::{
-    checked_range, enough_for, fit, random_grid, run_attempts, whole_grade, ClassicTarget, Fit,
+    checked_range, fit, random_grid, run_attempts, stop_for, whole_grade, ClassicTarget, Fit,
     GenerateError, Generated, Target, MAX_RATINGS,
 };
 use crate::engine::budget::{Budget, Exhausted};
@@ -129,7 +129,9 @@ pub fn generate_in_pattern(
                 return Ok(None);
             }
             ratings += 1;
-            let mut grade = target.grade(&givens, enough_for(&range), budget)?;
+            // The whole way to the cap: a pattern may hold more givens than the cells after
+            // which a carved candidate for `extreme` is given up (`enough_for`).
+            let mut grade = target.grade(&givens, Enough::above(stop_for(&range)), budget)?;
             if fit(&grade, &range) != Fit::InRange {
                 return Ok(None);
             }
