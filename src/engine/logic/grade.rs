@@ -158,8 +158,9 @@ impl Stopped {
 const BEYOND_THE_TECHNIQUES: Rating = Rating::from_tenths(90);
 
 /// How much of a grade a caller needs: all of it, or only enough to place the puzzle
-/// against a range (a generator's question). The default is the whole grade.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// against a range (a generator's question): [`Enough::ALL`] or [`Enough::above`], or a
+/// cap with cells (the generator's `enough_for`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Enough {
     /// Stop at the first step rated above this ([`Stopped::AboveCap`]): "is this puzzle at
     /// most 6.5?" or "at least 9.0?" needs no more.
