@@ -13,7 +13,8 @@
 # the build directory of the person running this, holding its `run_benchmark`, built from
 # tdoku's sources by its own CMake (e.g. clang -O3 -march=native); nothing of tdoku is in
 # this repository and nothing here builds it. Its benchmark runs on the same puzzles in file
-# order (`-r 0`), `-f` for the first solution and without it counting to 2, each for
+# order (`-r 0`, and `-n` the file's puzzle count so that it does not pad the set), `-f`
+# for the first solution and without it counting to 2, each for
 # MIN_SECS (whole seconds) after a second of warm-up, and reports microseconds per puzzle.
 #
 # Bounded: about 4 * MIN_SECS * PAIRS seconds per file (2 min for the six shared files with
@@ -60,9 +61,13 @@ median() {
 us_per_puzzle() {
   if [ "$1" = "$peer" ] && [ -n "${TDOKU_BUILD:-}" ]; then
     local secs=$((${min_secs%.*} > 0 ? ${min_secs%.*} : 1)) mode us=()
+    # `-n` the file's own count: without it tdoku pads its test set to 100,000 puzzles with
+    # random picks from the file, so the set would not be exactly the file ours runs on.
+    local count
+    count=$(grep -cv -e '^$' -e '^#' "$2")
     for mode in -f ""; do
       # CSV rows: compiler, version, flags, file, solver, puzzles/s, us/puzzle, ...
-      us+=("$("$peer" -s tdoku -c 1 -r 0 -w 1 -t "$secs" $mode "$2" | awk -F, '$5 == "tdoku" { print $7 }')")
+      us+=("$("$peer" -s tdoku -c 1 -r 0 -n "$count" -w 1 -t "$secs" $mode "$2" | awk -F, '$5 == "tdoku" { print $7 }')")
     done
     echo "${us[*]}"
   else
