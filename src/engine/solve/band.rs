@@ -621,6 +621,16 @@ pub const START_MILLI: u64 = 1_500;
 /// a unit: half a microsecond on hard puzzles, where the budget matters.
 pub const NODE_MILLI: u64 = 500;
 
+/// A digit taken out of one cell before the search starts: [`Solver::has_solution_without`].
+#[derive(Clone, Copy)]
+struct Excluded {
+    band: usize,
+    /// The cell within its band.
+    cell: usize,
+    /// 0-8.
+    digit: usize,
+}
+
 /// A reusable solver. Keep one per thread: it owns the guess stack, so reusing it means the
 /// search never allocates.
 #[derive(Clone)]
@@ -675,13 +685,48 @@ impl Solver {
         limit: u32,
         budget: &Budget,
     ) -> Result<Counted<Board>, Exhausted> {
+        self.dispatch(puzzle, None, limit, budget)
+    }
+
+    /// Whether `puzzle` has a solution without `digit` (1-9) in the cell at `index` (row-major,
+    /// 0-80); work is charged as for [`Solver::count_solutions`].
+    ///
+    /// The cheap question a generator asks when it takes a clue out of a unique puzzle: any
+    /// second solution of the smaller puzzle must differ from the first in that cell (else
+    /// it would solve the larger puzzle too). Counting to 2 would search the whole tree,
+    /// the first solution's branch included; this search leaves that branch out from the
+    /// root, and stops at the first solution it finds.
+    pub fn has_solution_without(
+        &mut self,
+        puzzle: &ClassicPuzzle,
+        index: usize,
+        digit: u8,
+        budget: &Budget,
+    ) -> Result<bool, Exhausted> {
+        debug_assert!(index < CELLS && (1..=9).contains(&digit));
+        let excluded = Excluded {
+            band: index / 27,
+            cell: index % 27,
+            digit: usize::from(digit) - 1,
+        };
+        Ok(self.dispatch(puzzle, Some(excluded), 1, budget)?.count > 0)
+    }
+
+    /// The search for this CPU.
+    fn dispatch(
+        &mut self,
+        puzzle: &ClassicPuzzle,
+        excluded: Option<Excluded>,
+        limit: u32,
+        budget: &Budget,
+    ) -> Result<Counted<Board>, Exhausted> {
         #[cfg(target_arch = "x86_64")]
         if self.x86_64_v3 {
             // SAFETY: `x86_64_v3` is only set when the CPU reported every feature that
             // `search_x86_64_v3` is compiled for.
-            return unsafe { self.search_x86_64_v3(puzzle, limit, budget) };
+            return unsafe { self.search_x86_64_v3(puzzle, excluded, limit, budget) };
         }
-        self.search(puzzle, limit, budget)
+        self.search(puzzle, excluded, limit, budget)
     }
 
     /// [`Solver::search`] compiled for x86-64-v3 CPUs (Haswell, Zen and later): hardware
@@ -691,10 +736,11 @@ impl Solver {
     fn search_x86_64_v3(
         &mut self,
         puzzle: &ClassicPuzzle,
+        excluded: Option<Excluded>,
         limit: u32,
         budget: &Budget,
     ) -> Result<Counted<Board>, Exhausted> {
-        self.search(puzzle, limit, budget)
+        self.search(puzzle, excluded, limit, budget)
     }
 
     /// The search itself; inlined into each compiled version with all it calls.
@@ -702,6 +748,7 @@ impl Solver {
     fn search(
         &mut self,
         puzzle: &ClassicPuzzle,
+        excluded: Option<Excluded>,
         limit: u32,
         budget: &Budget,
     ) -> Result<Counted<Board>, Exhausted> {
@@ -710,7 +757,7 @@ impl Solver {
         let mut count = 0;
         let mut first = None;
         let mut second = None;
-        let Some(root) = State::new(puzzle.board()) else {
+        let Some(mut root) = State::new(puzzle.board()) else {
             return Ok(Counted {
                 count,
                 first,
@@ -718,6 +765,10 @@ impl Solver {
                 stats,
             });
         };
+        if let Some(Excluded { band, cell, digit }) = excluded {
+            // The first band update sees the mask changed (a new state has seen nothing).
+            root.cand[at(digit, band)] &= !(1 << cell);
+        }
         // `stack[top]` is the state being worked on; below it, the pending alternatives of the
         // guesses on the current path. A guess copies the top state once, upwards, and turns
         // the old slot into the alternative; backtracking only moves `top` down.
@@ -875,6 +926,50 @@ mod tests {
             solution.to_line(),
             "957214386123689457468357129271563894539841672684972513315726948746198235892435761"
         );
+    }
+
+    /// A solution without a digit in a cell exists exactly where counting says so: none
+    /// without the solution's own digit in a unique puzzle, one without any other, and for
+    /// the puzzle less one clue, one exactly when that puzzle has two solutions.
+    #[test]
+    fn a_solution_without_a_digit_in_a_cell_exists_where_counting_finds_one() {
+        let p = puzzle(
+            "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1",
+        );
+        let solution = count(&p, 2).first.unwrap();
+        let unlimited = Budget::unlimited();
+        let mut solver = Solver::new();
+        let (mut unique, mut not) = (0, 0);
+        for index in 0..CELLS {
+            let own = solution.raw()[index];
+            assert!(!solver
+                .has_solution_without(&p, index, own, &unlimited)
+                .unwrap());
+            let other = own % 9 + 1;
+            // A given keeps its digit: without another digit there, the solution remains.
+            assert!(solver
+                .has_solution_without(&p, index, other, &unlimited)
+                .unwrap());
+            if p.board().raw()[index] != 0 {
+                let mut smaller = *p.board();
+                smaller.set(Cell::from_index(index), None);
+                let smaller = ClassicPuzzle::new(smaller).unwrap();
+                let two = count(&smaller, 2).count == 2;
+                assert_eq!(
+                    solver
+                        .has_solution_without(&smaller, index, own, &unlimited)
+                        .unwrap(),
+                    two,
+                    "clue {index}"
+                );
+                if two {
+                    not += 1;
+                } else {
+                    unique += 1;
+                }
+            }
+        }
+        assert!(not > 0, "some clue is needed ({unique} are not)");
     }
 
     #[test]
