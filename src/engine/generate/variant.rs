@@ -178,6 +178,21 @@ impl Target for VariantTarget<'_> {
         Ok(self.solver.count_solutions(&puzzle, 2, budget)?.count == 1)
     }
 
+    fn has_solution_without(
+        &mut self,
+        givens: &Board,
+        index: usize,
+        digit: u8,
+        budget: &Budget,
+    ) -> Result<bool, Exhausted> {
+        // Givens that clash have no solution at all.
+        let Ok(puzzle) = Puzzle::new(givens.to_grid(), self.rules.clone()) else {
+            return Ok(false);
+        };
+        self.solver
+            .has_solution_without(&puzzle, index, digit, budget)
+    }
+
     fn geometry(&self) -> &Geometry {
         &self.geometry
     }
@@ -297,6 +312,20 @@ mod tests {
             &Budget::unlimited(),
         )
         .unwrap()
+    }
+
+    /// Each variant's test of a removal (one search without the removed digit, in the
+    /// general solver) says what counting to 2 says.
+    #[test]
+    fn a_removal_is_judged_as_counting_to_two_judges_it() {
+        for variant in Variant::ALL {
+            let mut solver = GeneralSolver::new();
+            let mut target = VariantTarget::new(variant, &mut solver);
+            let grid = target
+                .new_grid(&mut SplitMix64::new(11), &Budget::unlimited())
+                .unwrap();
+            crate::engine::generate::assert_removals_judged_as_counted(&mut target, &grid, 11);
+        }
     }
 
     #[test]
