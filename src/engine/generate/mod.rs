@@ -5,11 +5,12 @@
 //!    digits in shuffled order (on an empty grid this almost never backtracks).
 //! 2. Clues are removed in a shuffled order (for [`Symmetry::Rotational`], a cell together with
 //!    its 180-degree twin) while the puzzle keeps exactly one solution: for a single cell,
-//!    one search for a solution without the removed digit ([`Solver::has_solution_without`]:
-//!    any second solution differs there), for twins a count to 2. This minimal puzzle is rated, the rating
-//!    stopping as soon as a step above the requested maximum shows it is too hard; for
-//!    `extreme`, also once the solve has filled [`HARD_PART_FILLED`] cells without a step of
-//!    9.0, since hard steps come early in a solve ([`enough_for`]).
+//!    one search for a solution without the removed digit
+//!    ([`Solver::count_solutions_without`]: any second solution differs there), for twins a
+//!    count to 2. This minimal puzzle is rated, the rating stopping as soon as a step above
+//!    the requested maximum shows it is too hard; for `extreme`, also once the solve has
+//!    filled [`HARD_PART_FILLED`] cells without a step of 9.0, since hard steps come early in
+//!    a solve ([`enough_for`]).
 //! 3. Too hard: removed clues go back one at a time, in shuffled order, until the rating is in
 //!    range; a clue that would make it easier than the minimum is skipped.
 //! 4. Too easy but within 2.0 of the minimum: a local search climbs: one clue moves to another
@@ -225,16 +226,20 @@ pub(crate) trait Target {
     /// A full grid obeying the rules, drawn from `rng`; a target may draw new rules with it
     /// (a Jigsaw target draws new regions), which then hold until the next draw.
     fn new_grid(&mut self, rng: &mut SplitMix64, budget: &Budget) -> Result<Board, Exhausted>;
-    /// Whether `givens` have exactly one solution under the rules.
-    fn is_unique(&mut self, givens: &Board, budget: &Budget) -> Result<bool, Exhausted>;
-    /// Whether `givens` have a solution without `digit` (1-9) in the cell at `index`.
-    fn has_solution_without(
+    /// The solutions of `givens` under the rules, counted up to `limit`; with `without`,
+    /// `Some((index, digit))`, only those without `digit` (1-9) in the cell at `index`.
+    /// Givens that clash have none.
+    fn count(
         &mut self,
         givens: &Board,
-        index: usize,
-        digit: u8,
+        without: Option<(usize, u8)>,
+        limit: u32,
         budget: &Budget,
-    ) -> Result<bool, Exhausted>;
+    ) -> Result<u32, Exhausted>;
+    /// Whether `givens` have exactly one solution under the rules.
+    fn is_unique(&mut self, givens: &Board, budget: &Budget) -> Result<bool, Exhausted> {
+        Ok(self.count(givens, None, 2, budget)? == 1)
+    }
     /// Whether `givens` still have one solution, where they are a puzzle whose one solution
     /// is `solution`, with the clues of `removed` taken out.
     ///
@@ -256,7 +261,7 @@ pub(crate) trait Target {
         if a != b {
             return self.is_unique(givens, budget);
         }
-        Ok(!self.has_solution_without(givens, a, solution.raw()[a], budget)?)
+        Ok(self.count(givens, Some((a, solution.raw()[a])), 1, budget)? == 0)
     }
     /// The houses of the last grid drawn, for grading.
     fn geometry(&self) -> &Geometry;
@@ -280,26 +285,20 @@ impl Target for ClassicTarget<'_> {
         Ok(random_grid(rng))
     }
 
-    fn is_unique(&mut self, givens: &Board, budget: &Budget) -> Result<bool, Exhausted> {
-        let Ok(puzzle) = ClassicPuzzle::new(*givens) else {
-            return Ok(false);
-        };
-        Ok(self.solver.count_solutions(&puzzle, 2, budget)?.count == 1)
-    }
-
-    fn has_solution_without(
+    fn count(
         &mut self,
         givens: &Board,
-        index: usize,
-        digit: u8,
+        without: Option<(usize, u8)>,
+        limit: u32,
         budget: &Budget,
-    ) -> Result<bool, Exhausted> {
-        // Givens that clash have no solution at all.
+    ) -> Result<u32, Exhausted> {
         let Ok(puzzle) = ClassicPuzzle::new(*givens) else {
-            return Ok(false);
+            return Ok(0);
         };
-        self.solver
-            .has_solution_without(&puzzle, index, digit, budget)
+        let counted = self
+            .solver
+            .count_solutions_without(&puzzle, without, limit, budget)?;
+        Ok(counted.count)
     }
 
     fn geometry(&self) -> &Geometry {

@@ -171,26 +171,20 @@ impl Target for VariantTarget<'_> {
         Ok(Board::from_grid(&grid).unwrap_or_else(|| unreachable!("a 9x9 grid")))
     }
 
-    fn is_unique(&mut self, givens: &Board, budget: &Budget) -> Result<bool, Exhausted> {
-        let Ok(puzzle) = Puzzle::new(givens.to_grid(), self.rules.clone()) else {
-            return Ok(false);
-        };
-        Ok(self.solver.count_solutions(&puzzle, 2, budget)?.count == 1)
-    }
-
-    fn has_solution_without(
+    fn count(
         &mut self,
         givens: &Board,
-        index: usize,
-        digit: u8,
+        without: Option<(usize, u8)>,
+        limit: u32,
         budget: &Budget,
-    ) -> Result<bool, Exhausted> {
-        // Givens that clash have no solution at all.
+    ) -> Result<u32, Exhausted> {
         let Ok(puzzle) = Puzzle::new(givens.to_grid(), self.rules.clone()) else {
-            return Ok(false);
+            return Ok(0);
         };
-        self.solver
-            .has_solution_without(&puzzle, index, digit, budget)
+        let counted = self
+            .solver
+            .count_solutions_without(&puzzle, without, limit, budget)?;
+        Ok(counted.count)
     }
 
     fn geometry(&self) -> &Geometry {

@@ -621,7 +621,7 @@ pub const START_MILLI: u64 = 1_500;
 /// a unit: half a microsecond on hard puzzles, where the budget matters.
 pub const NODE_MILLI: u64 = 500;
 
-/// A digit taken out of one cell before the search starts: [`Solver::has_solution_without`].
+/// A digit taken out of one cell before the search starts: [`Solver::count_solutions_without`].
 #[derive(Clone, Copy)]
 struct Excluded {
     band: usize,
@@ -685,41 +685,32 @@ impl Solver {
         limit: u32,
         budget: &Budget,
     ) -> Result<Counted<Board>, Exhausted> {
-        self.dispatch(puzzle, None, limit, budget)
+        self.count_solutions_without(puzzle, None, limit, budget)
     }
 
-    /// Whether `puzzle` has a solution without `digit` (1-9) in the cell at `index` (row-major,
-    /// 0-80); work is charged as for [`Solver::count_solutions`].
+    /// [`Solver::count_solutions`] of the solutions without `digit` (1-9) in the cell at
+    /// `index` (row-major, 0-80), when `without` is `Some((index, digit))`.
     ///
     /// The cheap question a generator asks when it takes a clue out of a unique puzzle: any
     /// second solution of the smaller puzzle must differ from the first in that cell (else
     /// it would solve the larger puzzle too). Counting to 2 would search the whole tree,
-    /// the first solution's branch included; this search leaves that branch out from the
-    /// root, and stops at the first solution it finds.
-    pub fn has_solution_without(
+    /// the first solution's branch included; with limit 1, this search leaves that branch
+    /// out from the root and stops at the first solution it finds.
+    pub fn count_solutions_without(
         &mut self,
         puzzle: &ClassicPuzzle,
-        index: usize,
-        digit: u8,
-        budget: &Budget,
-    ) -> Result<bool, Exhausted> {
-        debug_assert!(index < CELLS && (1..=9).contains(&digit));
-        let excluded = Excluded {
-            band: index / 27,
-            cell: index % 27,
-            digit: usize::from(digit) - 1,
-        };
-        Ok(self.dispatch(puzzle, Some(excluded), 1, budget)?.count > 0)
-    }
-
-    /// The search for this CPU.
-    fn dispatch(
-        &mut self,
-        puzzle: &ClassicPuzzle,
-        excluded: Option<Excluded>,
+        without: Option<(usize, u8)>,
         limit: u32,
         budget: &Budget,
     ) -> Result<Counted<Board>, Exhausted> {
+        let excluded = without.map(|(index, digit)| {
+            debug_assert!(index < CELLS && (1..=9).contains(&digit));
+            Excluded {
+                band: index / 27,
+                cell: index % 27,
+                digit: usize::from(digit) - 1,
+            }
+        });
         #[cfg(target_arch = "x86_64")]
         if self.x86_64_v3 {
             // SAFETY: `x86_64_v3` is only set when the CPU reported every feature that
@@ -937,31 +928,27 @@ mod tests {
             "9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1",
         );
         let solution = count(&p, 2).first.unwrap();
-        let unlimited = Budget::unlimited();
         let mut solver = Solver::new();
+        let mut found_without = |p: &ClassicPuzzle, index: usize, digit: u8| {
+            let without = Some((index, digit));
+            solver
+                .count_solutions_without(p, without, 1, &Budget::unlimited())
+                .unwrap()
+                .count
+                > 0
+        };
         let (mut unique, mut not) = (0, 0);
         for index in 0..CELLS {
             let own = solution.raw()[index];
-            assert!(!solver
-                .has_solution_without(&p, index, own, &unlimited)
-                .unwrap());
-            let other = own % 9 + 1;
+            assert!(!found_without(&p, index, own));
             // A given keeps its digit: without another digit there, the solution remains.
-            assert!(solver
-                .has_solution_without(&p, index, other, &unlimited)
-                .unwrap());
+            assert!(found_without(&p, index, own % 9 + 1));
             if p.board().raw()[index] != 0 {
                 let mut smaller = *p.board();
                 smaller.set(Cell::from_index(index), None);
                 let smaller = ClassicPuzzle::new(smaller).unwrap();
                 let two = count(&smaller, 2).count == 2;
-                assert_eq!(
-                    solver
-                        .has_solution_without(&smaller, index, own, &unlimited)
-                        .unwrap(),
-                    two,
-                    "clue {index}"
-                );
+                assert_eq!(found_without(&smaller, index, own), two, "clue {index}");
                 if two {
                     not += 1;
                 } else {

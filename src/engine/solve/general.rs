@@ -660,31 +660,19 @@ impl GeneralSolver {
         limit: u32,
         budget: &Budget,
     ) -> Result<Counted, Exhausted> {
-        self.search(puzzle, None, limit, budget)
+        self.count_solutions_without(puzzle, None, limit, budget)
     }
 
-    /// Whether `puzzle` has a solution without `digit` (1-based) in the cell at `index`
-    /// (row-major). A generator's test of a clue taken out of a unique puzzle: any second
-    /// solution differs from the first there, so this search leaves the first solution's
-    /// branch out from the root and stops at the first solution it finds, where a count to
-    /// 2 would search both.
-    pub fn has_solution_without(
+    /// [`GeneralSolver::count_solutions`] of the solutions without `digit` (1-based) in the
+    /// cell at `index` (row-major), when `without` is `Some((index, digit))`. A generator's
+    /// test of a clue taken out of a unique puzzle: any second solution differs from the
+    /// first there, so with limit 1 this search leaves the first solution's branch out from
+    /// the root and stops at the first solution it finds, where a count to 2 would search
+    /// both.
+    pub fn count_solutions_without(
         &mut self,
         puzzle: &Puzzle,
-        index: usize,
-        digit: u8,
-        budget: &Budget,
-    ) -> Result<bool, Exhausted> {
-        debug_assert!(digit >= 1);
-        Ok(self.search(puzzle, Some((index, digit)), 1, budget)?.count > 0)
-    }
-
-    /// [`GeneralSolver::count_solutions`], with the root frame's cell at `excluded.0`
-    /// without the digit `excluded.1` when given.
-    fn search(
-        &mut self,
-        puzzle: &Puzzle,
-        excluded: Option<(usize, u8)>,
+        without: Option<(usize, u8)>,
         limit: u32,
         budget: &Budget,
     ) -> Result<Counted, Exhausted> {
@@ -719,7 +707,8 @@ impl GeneralSolver {
             // A given outside its domain leaves the cell empty: a contradiction at once.
             *slot = domain & if given == 0 { all } else { 1 << (given - 1) };
         }
-        if let Some((index, digit)) = excluded {
+        if let Some((index, digit)) = without {
+            debug_assert!(digit >= 1);
             self.frames[index] &= !(1 << (digit - 1));
         }
 
