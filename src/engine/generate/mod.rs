@@ -52,8 +52,10 @@ use crate::engine::solve::band::Solver;
 /// cached generations change with it. 2: work units calibrated against CPU time. 3: the
 /// general solver's locked candidates (its first solutions and units may differ), and
 /// Jigsaw layouts that traded back to the boxes traded on. 4: candidates for `extreme`
-/// given up past the hard part of their solve ([`enough_for`]).
-pub const GENERATOR_VERSION: u32 = 4;
+/// given up past the hard part of their solve ([`enough_for`]). 5: a grade's finders skip
+/// what they already found barren, so a grade is charged less work and a candidate once
+/// over [`GRADE_WORK`] may now be kept.
+pub const GENERATOR_VERSION: u32 = 5;
 
 /// Which clue patterns are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -80,15 +80,11 @@ pub fn find(marks: &Candidates, size: usize) -> Option<Step> {
         if pool.len() < size {
             continue;
         }
-        for_each_combination(pool.len(), size, &mut |chosen| {
-            super::work::count(size as u64);
+        let masks: Vec<u16> = pool.iter().map(|&c| marks.mask(c)).collect();
+        for_each_almost_locked(&masks, size, &mut |chosen, union| {
             let cells: CellSet = chosen.iter().map(|&i| pool[i]).collect();
             // A set of cells sharing two units is found from the first one only.
-            if g.shared_unit(cells) != Some(k) {
-                return;
-            }
-            let union = cells.iter().fold(0u16, |acc, c| acc | marks.mask(c));
-            if union.count_ones() as usize != size + 1 {
+            if g.shared_unit(cells) != Some(k) || union.count_ones() as usize != size + 1 {
                 return;
             }
             for wing in wings_of(marks, cells, union) {
@@ -102,6 +98,40 @@ pub fn find(marks: &Candidates, size: usize) -> Option<Step> {
         });
     }
     best.map(|wing| wing_step(size, &wing))
+}
+
+/// Calls `visit` with every ascending choice of `size` cells (indices into `masks`) whose
+/// digits number at most `size + 1`, with their digits: a choice is cut off as soon as its
+/// first cells hold too many digits, so the many sets that could never be almost locked are
+/// not listed one by one. The order is that of all choices, so SE's tie-breaks hold.
+fn for_each_almost_locked(masks: &[u16], size: usize, visit: &mut impl FnMut(&[usize], u16)) {
+    fn go(
+        start: usize,
+        union: u16,
+        masks: &[u16],
+        size: usize,
+        chosen: &mut Vec<usize>,
+        visit: &mut impl FnMut(&[usize], u16),
+    ) {
+        super::work::count(1);
+        if chosen.len() == size {
+            visit(chosen, union);
+            return;
+        }
+        for i in start..masks.len() {
+            if masks.len() - i < size - chosen.len() {
+                break;
+            }
+            let with = union | masks[i];
+            if with.count_ones() as usize > size + 1 {
+                continue;
+            }
+            chosen.push(i);
+            go(i + 1, with, masks, size, chosen, visit);
+            chosen.pop();
+        }
+    }
+    go(0, 0, masks, size, &mut Vec::with_capacity(size), visit);
 }
 
 /// Calls `visit` with every ascending choice of `k` indices below `n`.

@@ -9,6 +9,7 @@
 
 use crate::engine::model::grid::Cell;
 
+use super::barren;
 use super::candidates::{digit, indices_of, Candidates};
 use super::cellset::CellSet;
 use super::rating::Rating;
@@ -39,8 +40,23 @@ fn pairs(n: usize) -> impl Iterator<Item = (usize, usize)> {
     (1..n).flat_map(|b| (0..b).map(move |a| (a, b)))
 }
 
-/// The eliminations aligned exclusion gives on `cells` with the small cells `excluders`.
+/// The eliminations aligned exclusion gives on `cells` with the small cells `excluders`;
+/// inside a grade, none without a look when they read the same marks as when they last gave
+/// none.
 fn exclude(marks: &Candidates, cells: &[usize], excluders: CellSet) -> Vec<(usize, usize)> {
+    let look = barren::ExclusionLook::of(marks, cells, excluders);
+    if look.as_ref().is_some_and(|l| l.known_barren()) {
+        return Vec::new();
+    }
+    let removed = exclude_now(marks, cells, excluders);
+    if let (true, Some(look)) = (removed.is_empty(), look) {
+        look.found_nothing();
+    }
+    removed
+}
+
+/// [`exclude`], looking.
+fn exclude_now(marks: &Candidates, cells: &[usize], excluders: CellSet) -> Vec<(usize, usize)> {
     let g = marks.geometry();
     let n = cells.len();
     let mut mask_store = [0u16; 3];

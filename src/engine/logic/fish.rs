@@ -10,6 +10,7 @@ use crate::engine::model::constraints::lines::{COLUMN, ROW};
 use crate::engine::model::grid::Cell;
 use crate::engine::model::validate::{Unit, UnitKind};
 
+use super::barren;
 use super::candidates::{digit, indices_of, subsets, Candidates};
 use super::cellset::CellSet;
 use super::rating::Rating;
@@ -39,10 +40,20 @@ impl Fish {
 /// then rows; line sets ascending; digits ascending) until it returns true. SE only looks at
 /// base lines with two or more places and digits with at least `2 * size` places open.
 /// Rows and columns are houses in every rule set, so fish hold in every variant.
-pub(crate) fn fishes(marks: &Candidates, size: u32, mut visit: impl FnMut(Fish) -> bool) {
+pub(crate) fn fishes(marks: &Candidates, size: u32, visit: impl FnMut(Fish) -> bool) {
+    fishes_of(marks, size, [true; SIZE], visit);
+}
+
+/// [`fishes`] of the digits with `digits[d]` set.
+fn fishes_of(
+    marks: &Candidates,
+    size: u32,
+    digits: [bool; SIZE],
+    mut visit: impl FnMut(Fish) -> bool,
+) {
     let g = marks.geometry();
     let open: [bool; SIZE] =
-        std::array::from_fn(|d| marks.placed_count(d) + 2 * size <= SIZE as u32);
+        std::array::from_fn(|d| digits[d] && marks.placed_count(d) + 2 * size <= SIZE as u32);
     for (base_kind, base_offset, cover_offset) in [(COLUMN, 9, 0), (ROW, 0, 9)] {
         for base in subsets(0x1FF, size) {
             for d in (0..9).filter(|&d| open[d]) {
@@ -79,16 +90,24 @@ pub(crate) fn fishes(marks: &Candidates, size: u32, mut visit: impl FnMut(Fish) 
     }
 }
 
-/// The first fish of `size` lines (2-4) that removes something.
+/// The first fish of `size` lines (2-4) that removes something. Digits on which the last
+/// look of this grade found nothing, with the same places, are not looked at again.
 pub fn find(marks: &Candidates, size: u32) -> Option<Step> {
+    let search = barren::Search::Fish(size);
+    let digits = barren::worth_a_look(search, marks);
     let mut found = None;
-    fishes(marks, size, |fish| {
+    fishes_of(marks, size, digits, |fish| {
         let removed = fish.removed(marks);
         if !removed.is_empty() {
             found = Some(fish_step(marks, &fish, removed));
         }
         found.is_some()
     });
+    if found.is_none() {
+        for d in (0..SIZE).filter(|&d| digits[d]) {
+            barren::found_nothing(search, marks, d);
+        }
+    }
     found
 }
 

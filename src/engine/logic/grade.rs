@@ -295,6 +295,8 @@ pub(crate) fn grade_until_stopped(
     enough: Enough,
     budget: &Budget,
 ) -> Result<Grade, Exhausted> {
+    // One-digit finders re-run step after step on mostly the same places: let them remember.
+    let _memory = super::barren::Scope::open();
     let cap = enough.above;
     // Only a cap makes a bet on the rest meaningful: without one, every step counts.
     let filled_enough = enough.filled.filter(|_| cap.is_some());

@@ -22,6 +22,7 @@
 //! marks always give the same step.
 
 mod als_wings;
+mod barren;
 pub mod candidates;
 mod cellset;
 mod chains;

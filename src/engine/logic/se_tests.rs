@@ -8,9 +8,9 @@ use super::*;
 use crate::engine::model::board::ClassicPuzzle;
 
 /// A step pinned by replaying `puzzle`: the `step`-th step (0-based) taken in SE's order.
-struct Pin {
-    technique: &'static str,
-    puzzle: &'static str,
+pub(super) struct Pin {
+    pub(super) technique: &'static str,
+    pub(super) puzzle: &'static str,
     step: usize,
     rating: &'static str,
     /// `r1c2=3` items, space separated.
@@ -20,7 +20,7 @@ struct Pin {
 }
 
 /// Puzzles from the Sudoku Exchange puzzle bank (public domain) and tdoku's unbiased set.
-const PINS: &[Pin] = &[
+pub(super) const PINS: &[Pin] = &[
     Pin {
         technique: "full_house",
         puzzle: "..3.5.2...6.8.2.3..5..7..8..........8.7...6.9.12.4.57..........4295.7318.3.....5.",

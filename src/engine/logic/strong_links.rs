@@ -17,6 +17,7 @@ use std::cmp::Ordering;
 
 use crate::engine::model::grid::Cell;
 
+use super::barren;
 use super::candidates::{digit, Candidates};
 use super::cellset::CellSet;
 use super::geometry::{Geometry, BOXES, COLUMNS, ROWS};
@@ -229,22 +230,46 @@ pub fn find(marks: &Candidates, count: usize) -> Option<Step> {
         3 => 54,
         _ => 58,
     };
+    let search = barren::Search::StrongLinks(count);
+    let digits = barren::worth_a_look(search, marks);
     let mut best: Option<(usize, Chain)> = None;
     let key = (g.id(), std::array::from_fn(|c| marks.mask(c)));
     GRAPHS.with(|cache| {
         let mut cache = cache.borrow_mut();
-        // The 2-, 3- and 4-link searches of one step see the same marks: build once.
+        // The 2-, 3- and 4-link searches of one step see the same marks: build each digit's
+        // graph once, when first needed.
         if cache.as_ref().is_none_or(|(cached, _)| *cached != key) {
-            let graphs = (0..9).map(|d| DigitGraph::new(marks, d)).collect();
-            *cache = Some((key, graphs));
+            *cache = Some((key, std::array::from_fn(|_| None)));
         }
-        let (_, graphs) = cache.as_ref().expect("just filled");
-        for (d, digit_graph) in graphs.iter().enumerate() {
-            search_digit(marks, d, digit_graph, count, base, &mut best);
+        let (_, graphs) = cache.as_mut().expect("just filled");
+        for d in (0..9).filter(|&d| digits[d]) {
+            let digit_graph = graphs[d].get_or_insert_with(|| DigitGraph::new(marks, d));
+            let mut on_digit = None;
+            search_digit(marks, d, digit_graph, count, base, &mut on_digit);
+            match on_digit {
+                None => barren::found_nothing(search, marks, d),
+                // Digits ascending, a later one only when strictly better: SE's order.
+                Some((_, chain)) if is_better(&chain, best.as_ref().map(|(_, b)| b)) => {
+                    best = Some((d, chain));
+                }
+                Some(_) => {}
+            }
         }
     });
     let (d, chain) = best?;
     Some(chain_step(marks, d, count, chain))
+}
+
+/// Whether `chain` comes before `best` in SE's order: easier, then more eliminations.
+fn is_better(chain: &Chain, best: Option<&Chain>) -> bool {
+    best.is_none_or(|b| {
+        chain
+            .exact
+            .partial_cmp(&b.exact)
+            .unwrap_or(Ordering::Equal)
+            .then(b.removed.len().cmp(&chain.removed.len()))
+            == Ordering::Less
+    })
 }
 
 /// The strong links of one digit and, for each link end (`2 * link + side`), the link ends it
@@ -259,7 +284,7 @@ type GraphKey = (u64, [u16; 81]);
 
 thread_local! {
     /// The link graphs of the last marks searched, with their key.
-    static GRAPHS: std::cell::RefCell<Option<(GraphKey, Vec<DigitGraph>)>> =
+    static GRAPHS: std::cell::RefCell<Option<(GraphKey, [Option<DigitGraph>; 9])>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -355,15 +380,7 @@ fn extend(
     if path.len() == count {
         super::work::count(path.len() as u64);
         if let Some(chain) = evaluate(marks, d, links, base, path) {
-            let better = best.as_ref().is_none_or(|(_, b)| {
-                chain
-                    .exact
-                    .partial_cmp(&b.exact)
-                    .unwrap_or(Ordering::Equal)
-                    .then(b.removed.len().cmp(&chain.removed.len()))
-                    == Ordering::Less
-            });
-            if better {
+            if is_better(&chain, best.as_ref().map(|(_, b)| b)) {
                 *best = Some((d, chain));
             }
         }

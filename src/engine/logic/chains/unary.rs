@@ -19,6 +19,7 @@ use std::cmp::Ordering;
 
 use crate::engine::model::grid::Cell;
 
+use super::super::barren;
 use super::super::candidates::{digit, indices_of, Candidates};
 use super::super::cellset::CellSet;
 use super::super::rating::{length_steps, ExactRating};
@@ -169,12 +170,18 @@ pub fn find(marks: &Candidates) -> (Option<Step>, u64) {
         // reachability pass.
         let reach = (mode == XY).then(|| Reach::new(marks, &grid, mode));
         work += reach.as_ref().map_or(0, Reach::links);
+        // X links stay on one digit: a digit whose places gave no X hint before gives none.
+        let digits = if mode == X {
+            barren::worth_a_look(barren::Search::XChains, marks)
+        } else {
+            [true; 9]
+        };
         for cell in 0..81 {
             let mask = marks.mask(cell);
             if mask.count_ones() < 2 || (!mode.unit_links && mask.count_ones() > 2) {
                 continue;
             }
-            for d in indices_of(mask) {
+            for d in indices_of(mask).filter(|&d| digits[d]) {
                 work += search(
                     marks,
                     &grid,
@@ -193,6 +200,12 @@ pub fn find(marks: &Candidates) -> (Option<Step>, u64) {
                         &mut best,
                     );
                 }
+            }
+        }
+        // Only with no hint at all did every digit's search run to its full depth.
+        if mode == X && best.is_none() {
+            for d in (0..9).filter(|&d| digits[d]) {
+                barren::found_nothing(barren::Search::XChains, marks, d);
             }
         }
     }
