@@ -4,9 +4,9 @@
 //! touch a few cells and one or two digits: in the hard part of a solve most looks are
 //! repeats. Some finders read only part of the marks, and remember where that part gave
 //! nothing:
-//! * a fish, a chain of strong links or a static X-chain or X-cycle on digit `d` reads nothing
-//!   but `d`'s places (and the geometry): while they stay the same, it finds nothing on `d`
-//!   again;
+//! * a fish, a chain of strong links, a static X-chain or X-cycle, or a Nishio forcing chain
+//!   on digit `d` reads nothing but `d`'s places (and the geometry): while they stay the
+//!   same, it finds nothing on `d` again;
 //! * aligned exclusion on a set of cells reads the marks of those cells and of the small
 //!   cells they all see: while those stay the same, the set removes nothing again.
 //!
@@ -32,6 +32,8 @@ pub(crate) enum Search {
     StrongLinks(usize),
     /// Static X-cycles and X-chains (unit links only).
     XChains,
+    /// Nishio forcing chains (one digit's links, following the grid).
+    Nishio,
 }
 
 impl Search {
@@ -41,11 +43,12 @@ impl Search {
             Search::Fish(size) => (size as usize).clamp(2, 4) - 2,
             Search::StrongLinks(links) => 3 + links.clamp(2, 4) - 2,
             Search::XChains => 6,
+            Search::Nishio => 7,
         }
     }
 }
 
-const SEARCHES: usize = 7;
+const SEARCHES: usize = 8;
 const DIGITS: usize = 9;
 
 /// Per search and digit, the places on which it last found nothing; per set of aligned

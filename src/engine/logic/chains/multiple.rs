@@ -20,6 +20,7 @@ use std::cmp::Ordering;
 
 use crate::engine::model::grid::Cell;
 
+use super::super::barren;
 use super::super::candidates::{digit, indices_of, Candidates};
 use super::super::rating::{length_steps, ExactRating};
 use super::super::text::list;
@@ -184,13 +185,20 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> (Option<Step>, u64) {
     let mut best: Option<Found> = None;
     let mut work = 0u64;
     let g = marks.geometry();
+    // Nishio follows one digit: a digit whose places gave no contradiction before gives none.
+    let nishio = level == Level::Nishio;
+    let digits = if nishio {
+        barren::worth_a_look(barren::Search::Nishio, marks)
+    } else {
+        [true; 9]
+    };
     for cell in 0..81 {
         let mask = marks.mask(cell);
         let count = mask.count_ones();
         if count < 2 || (count == 2 && !plan.bivalue_cells) {
             continue;
         }
-        for d in indices_of(mask) {
+        for d in indices_of(mask).filter(|&d| digits[d]) {
             let cand = cell * 9 + d;
             let on_node = node(cell, d, true);
             if plan.contradictions {
@@ -272,6 +280,12 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> (Option<Step>, u64) {
                 Origin::Cell(cell),
                 &mut best,
             );
+        }
+    }
+    // Only with no hint at all did every digit's propagations run unbounded.
+    if nishio && best.is_none() {
+        for d in (0..9).filter(|&d| digits[d]) {
+            barren::found_nothing(barren::Search::Nishio, marks, d);
         }
     }
     (best.map(|f| to_step(marks, &plan, f)), work + memo.work)
