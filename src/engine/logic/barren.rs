@@ -69,6 +69,11 @@ impl Memory {
     }
 }
 
+/// The most sets of aligned cells remembered in one grade: under 2 MB, whatever the puzzle.
+/// The grades of the 1,546 SE-rated puzzles remember none at the median, 2,223 at the 90th
+/// percentile and 6,824 at most; an `extreme` generation's candidates 372 at the 99th.
+const MOST_EXCLUSIONS: usize = 16_384;
+
 /// The most small cells that two cells can both see (their common peers).
 const MOST_EXCLUDERS: usize = 20;
 
@@ -123,11 +128,16 @@ impl ExclusionLook {
         })
     }
 
-    /// Records that the cells removed nothing.
+    /// Records that the cells removed nothing (while the memory has room: a full one keeps
+    /// what it has and lets the rest be looked at again).
     pub(crate) fn found_nothing(self) {
         MEMORY.with(|m| {
             if let Some(memory) = m.borrow_mut().as_mut() {
-                memory.exclusions.insert(self.key, self.read);
+                let room = memory.exclusions.len() < MOST_EXCLUSIONS
+                    || memory.exclusions.contains_key(&self.key);
+                if room {
+                    memory.exclusions.insert(self.key, self.read);
+                }
             }
         });
     }
