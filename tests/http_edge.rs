@@ -204,14 +204,15 @@ async fn bodies_too_large_are_refused_before_they_are_read_and_the_answer_arrive
 async fn header_and_target_limits_answer_in_problem_json() {
     let server = TestServer::start().await;
     let mut request = client().get(server.url("/healthz"));
-    for i in 0..120 {
+    // Above the service's 64, below hyper's own 100 (beyond which hyper answers bare).
+    for i in 0..80 {
         request = request.header(format!("x-header-{i}"), "1");
     }
     let body = expect_problem(request.send().await.unwrap(), 431, "headers-too-large").await;
     assert!(body["detail"]
         .as_str()
         .unwrap()
-        .contains("at most 100 headers"));
+        .contains("at most 64 headers"));
     let long = server.url(&format!("/healthz?{}", "a".repeat(9_000)));
     expect_problem(
         client().get(long).send().await.unwrap(),

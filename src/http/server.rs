@@ -512,7 +512,6 @@ async fn serve_connection<S: HttpService>(
             .http1()
             .timer(TokioTimer::new())
             .header_read_timeout(options.header_timeout)
-            .max_headers(MAX_HEADERS)
             .keep_alive(!connection.reserve);
         builder
             .http2()
@@ -528,7 +527,6 @@ async fn serve_connection<S: HttpService>(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(options.header_timeout)
-        .max_headers(MAX_HEADERS)
         .keep_alive(!connection.reserve);
     let mut conn = Http1(Some(builder.serve_connection(io, service)));
     match drive(Pin::new(&mut conn), watchdog, &mut drain).await? {
@@ -621,7 +619,14 @@ where
 }
 /// How many headers hyper parses, above the service's own limit (checked in the middleware,
 /// with a problem+json answer): beyond this hyper answers 431 itself, without a body.
-pub const MAX_HEADERS: usize = 256;
+///
+/// hyper's own default, deliberately not set: with any count set, hyper allocates and fills
+/// two arrays of that many entries for every request head it parses (3,400 of the 64,600
+/// instructions of a classic `/solve`, BENCHMARKS.md), where its default uses arrays on the
+/// stack that it never fills.
+pub const MAX_HEADERS: usize = 100;
+
+const _: () = assert!(super::guard::MAX_REQUEST_HEADERS < MAX_HEADERS);
 
 /// How a watched connection ended.
 enum Ended {
