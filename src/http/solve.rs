@@ -27,6 +27,10 @@ pub async fn solve(
 ) -> Result<SizedJson<Answer<SolveResponse>>, Problem> {
     let puzzle = request.puzzle()?;
     let id = puzzle.id();
+    // Only the board's form is needed from here: the rest of the request (576 bytes of rule
+    // fields) is dropped before the wait, so the handler's future, moved whole between the
+    // layers, stays small.
+    let board = { request }.board;
     let timed = app
         .pool
         .run_inline_first(client, move |engine, budget| {
@@ -37,7 +41,7 @@ pub async fn solve(
     let solution = counted.first.as_ref().ok_or(Problem::NoSolution)?;
     let micros = timed.elapsed.as_micros() as u64;
     let side = solution.grid().shape().side();
-    let answer = SolveResponse::new(id, &request.board, solution, &counted, micros);
+    let answer = SolveResponse::new(id, &board, solution, &counted, micros);
     let digits = sent.as_ref().map(|_| solution.grid().to_numbers());
     Ok(SizedJson {
         value: Answer::new(answer, sent.as_ref(), digits.as_deref()),

@@ -724,7 +724,7 @@ impl SolveResponse {
 mod tests {
     use super::rules::engine_cages;
     use super::*;
-    use crate::engine::Cage;
+    use crate::engine::{Cage, Shape};
 
     #[test]
     fn both_board_forms_deserialize() {
@@ -880,5 +880,80 @@ mod tests {
         let classic: BoardRequest =
             serde_json::from_str(r#"{"board": "....", "cages": []}"#).unwrap();
         assert_eq!(classic.rule_fields().first_pointer(), None);
+    }
+
+    /// The classic shortcut of `HasRules::rules` is taken exactly when the fields add
+    /// nothing, and then gives what the full description gives.
+    #[test]
+    fn only_fields_that_add_nothing_take_the_classic_shortcut() {
+        let board = ".".repeat(81);
+        let shape = Shape::NINE;
+        let parse = |fields: &str| -> BoardRequest {
+            serde_json::from_str(&format!(r#"{{"board": "{board}"{fields}}}"#)).unwrap()
+        };
+        let cell = r#"[0, 0]"#;
+        let sent = [
+            format!(r#", "cages": [{{"sum": 3, "cells": [{cell}, [0, 1]]}}]"#),
+            format!(r#", "regions": "{}""#, "1".repeat(81)),
+            r#", "diagonals": true"#.to_string(),
+            r#", "diagonals": "main""#.to_string(),
+            r#", "windows": true"#.to_string(),
+            r#", "anti_king": true"#.to_string(),
+            r#", "anti_knight": true"#.to_string(),
+            r#", "non_consecutive": true"#.to_string(),
+            r#", "disjoint_groups": true"#.to_string(),
+            format!(r#", "extra_regions": [{{"cells": [{cell}]}}]"#),
+            format!(r#", "odd": [{cell}]"#),
+            format!(r#", "even": [{cell}]"#),
+            format!(r#", "thermometers": [{{"cells": [{cell}, [0, 1]]}}]"#),
+            format!(r#", "dots": [{{"cells": [{cell}, [0, 1]], "kind": "white"}}]"#),
+            r#", "negative": ["white"]"#.to_string(),
+            format!(r#", "whispers": [{{"cells": [{cell}, [0, 1]]}}]"#),
+            format!(r#", "palindromes": [{{"cells": [{cell}, [0, 1]]}}]"#),
+            format!(r#", "renban": [{{"cells": [{cell}, [0, 1]]}}]"#),
+            format!(r#", "arrows": [{{"circle": [{cell}], "lines": [[[0, 1]]]}}]"#),
+            r#", "little_killers": [{"start": [4, 4], "direction": "up-left", "sum": 9}]"#
+                .to_string(),
+            r#", "sandwiches": [{"side": "left", "index": 3, "sum": 35}]"#.to_string(),
+            r#", "x_sums": [{"side": "left", "index": 3, "sum": 35}]"#.to_string(),
+            r#", "skyscrapers": [{"side": "top", "index": 0, "count": 1}]"#.to_string(),
+            format!(r#", "between_lines": [{{"cells": [{cell}, [0, 1], [0, 2]]}}]"#),
+            format!(r#", "region_sum_lines": [{{"cells": [{cell}, [0, 1]]}}]"#),
+            format!(
+                r#", "quadruples": [{{"cells": [{cell}, [0, 1], [1, 0], [1, 1]], "digits": [1]}}]"#
+            ),
+            format!(r#", "minimum": [{cell}]"#),
+            format!(r#", "maximum": [{cell}]"#),
+            format!(r#", "clones": [{{"cells": [{cell}], "copy": [[8, 8]]}}]"#),
+        ];
+        // Every rule field the body schema names has a sample above, so a field added later
+        // must be decided on here (a forgotten one would take the shortcut and be dropped).
+        let schema = schemars::schema_for!(BoardRequest).to_value();
+        for name in schema["properties"].as_object().unwrap().keys() {
+            let key = format!(r#", "{name}":"#);
+            assert!(
+                name == "board" || sent.iter().any(|fields| fields.starts_with(&key)),
+                "no sample of the rule field {name}"
+            );
+        }
+        for fields in &sent {
+            let request = parse(fields);
+            assert!(!request.rule_fields().is_classic(), "{fields}");
+        }
+        let empty = [
+            "",
+            r#", "cages": []"#,
+            r#", "diagonals": false"#,
+            r#", "windows": false, "anti_king": false, "odd": [], "clones": [], "negative": []"#,
+        ];
+        for fields in empty {
+            let request = parse(fields);
+            assert!(request.rule_fields().is_classic(), "{fields}");
+            assert_eq!(
+                request.rules(shape).unwrap(),
+                request.rule_fields().rules(shape).unwrap(),
+                "{fields}"
+            );
+        }
     }
 }
