@@ -16,6 +16,10 @@ pub(crate) struct Reach {
     /// Index of each node's component in `sets`, or `u16::MAX` for absent candidates.
     component: Vec<u16>,
     sets: Vec<[u64; WORDS]>,
+    /// The graph itself, kept for the searches that walk it: node `n`'s links are
+    /// `targets[start[n]..start[n + 1]]`, in the order the link functions give them.
+    start: Vec<u32>,
+    targets: Vec<Node>,
     /// The links of the graph (its building cost, in chain operations).
     links: u64,
 }
@@ -108,8 +112,17 @@ impl Reach {
         Reach {
             component,
             sets,
+            start,
+            targets,
             links,
         }
+    }
+
+    /// The nodes `n` links to, as [`on_to_off`] or [`off_to_on`] would list them for the grid
+    /// and mode this was built for (none for an absent candidate): a search over the same
+    /// grid reads them here rather than working them out again at every expansion.
+    pub(crate) fn links_from(&self, n: Node) -> &[Node] {
+        &self.targets[self.start[n as usize] as usize..self.start[n as usize + 1] as usize]
     }
 
     /// What building it took, in chain operations: its links, and the component sets merged.

@@ -270,12 +270,19 @@ fn search(
         }
         let mut next = std::mem::take(&mut tree.scratch);
         next.clear();
-        if is_on(p) {
-            on_to_off(marks, grid, p, mode.cell_links, |q| next.push(q));
-        } else {
-            off_to_on(marks, grid, p, mode, |q| next.push(q));
-        }
-        for &q in &next {
+        // The reachability pass already listed every node's links for this grid and mode.
+        let links: &[Node] = match reach {
+            Some(reach) => reach.links_from(p),
+            None => {
+                if is_on(p) {
+                    on_to_off(marks, grid, p, mode.cell_links, |q| next.push(q));
+                } else {
+                    off_to_on(marks, grid, p, mode, |q| next.push(q));
+                }
+                &next
+            }
+        };
+        for &q in links {
             if is_on(p) && p != start && closers.contains(&q) && !tree.on_path(p, q) {
                 cycles.push((p, q));
             }
