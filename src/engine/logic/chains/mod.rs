@@ -199,6 +199,54 @@ pub(crate) fn on_to_off(
     }
 }
 
+/// Candidates' "on" links in one grid, as [`on_to_off`] lists them, each worked out once
+/// (when first asked for) for the many propagations of one search over that grid. A
+/// dynamic propagation's grid only loses candidates, and a node's links in it are its links
+/// here that are still present, in the same order (each cell is listed under the first
+/// house, in order, that holds it either way).
+pub(crate) struct OnLinks {
+    cell_links: bool,
+    /// Candidate `c`'s links are `targets[span[c].0..][..span[c].1]`; `NOT_YET` before.
+    span: Vec<(u32, u32)>,
+    targets: Vec<Node>,
+}
+
+const NOT_YET: u32 = u32::MAX;
+
+impl OnLinks {
+    pub(crate) fn new(cell_links: bool) -> OnLinks {
+        OnLinks {
+            cell_links,
+            span: vec![(0, NOT_YET); CANDS],
+            targets: Vec::new(),
+        }
+    }
+
+    /// What [`on_to_off`] lists for on node `n` in `work`, a grid reduced from `grid` (the
+    /// one these links are for), in its order.
+    pub(crate) fn visit(
+        &mut self,
+        marks: &Candidates,
+        (grid, work): (&Grid, &Grid),
+        n: Node,
+        mut visit: impl FnMut(Node),
+    ) {
+        let cand = usize::from(n / 2);
+        if self.span[cand].1 == NOT_YET {
+            let from = self.targets.len();
+            let targets = &mut self.targets;
+            on_to_off(marks, grid, n, self.cell_links, |q| targets.push(q));
+            self.span[cand] = (from as u32, (self.targets.len() - from) as u32);
+        }
+        let (from, len) = self.span[cand];
+        for &q in &self.targets[from as usize..][..len as usize] {
+            if work.masks[cell_of(q)] >> digit_of(q) & 1 != 0 {
+                visit(q);
+            }
+        }
+    }
+}
+
 /// Placements and eliminations of a step.
 pub(crate) type Changes = (Vec<(Cell, Digit)>, Vec<(Cell, Digit)>);
 

@@ -27,7 +27,7 @@ use super::super::text::list;
 use super::super::{Step, Technique};
 use super::derivation::Propagation;
 use super::propagate::{propagate, Settings};
-use super::{conclusion, describe, is_on, negation, node, Grid, Level, Node, CANDS};
+use super::{conclusion, describe, is_on, negation, node, Grid, Level, Node, OnLinks, CANDS};
 
 /// What SE does at each level.
 struct Plan {
@@ -146,7 +146,7 @@ impl Memo {
     fn on(
         &mut self,
         marks: &Candidates,
-        grid: &Grid,
+        (grid, links): (&Grid, &mut OnLinks),
         settings: Settings,
         cand: usize,
     ) -> &Propagation {
@@ -155,7 +155,7 @@ impl Memo {
                 self.store.push(Propagation::new());
             }
             let p = &mut self.store[self.used];
-            propagate(marks, grid, (cand * 2 + 1) as Node, settings, p);
+            propagate(marks, (grid, links), (cand * 2 + 1) as Node, settings, p);
             self.work += p.work;
             self.used += 1;
             self.slot[cand] = self.used as u16;
@@ -180,6 +180,7 @@ impl Drop for Memo {
 pub(crate) fn find(marks: &Candidates, level: Level) -> (Option<Step>, u64) {
     let plan = plan(level);
     let grid = Grid::of(marks);
+    let mut links = OnLinks::new(plan.settings.cell_links);
     let mut memo = Memo::new();
     let mut off = Propagation::new();
     let mut best: Option<Found> = None;
@@ -202,14 +203,20 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> (Option<Step>, u64) {
             let cand = cell * 9 + d;
             let on_node = node(cell, d, true);
             if plan.contradictions {
-                let on = memo.on(marks, &grid, plan.settings, cand);
+                let on = memo.on(marks, (&grid, &mut links), plan.settings, cand);
                 if let Some(found) = contradiction(on_node, on, &mut work) {
                     consider(&mut best, found);
                 }
             }
             let need_off = plan.contradictions || (plan.double && count >= 3);
             if need_off {
-                propagate(marks, &grid, negation(on_node), plan.settings, &mut off);
+                propagate(
+                    marks,
+                    (&grid, &mut links),
+                    negation(on_node),
+                    plan.settings,
+                    &mut off,
+                );
                 work += off.work;
                 if plan.contradictions {
                     if let Some(found) = contradiction(negation(on_node), &off, &mut work) {
@@ -217,7 +224,7 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> (Option<Step>, u64) {
                     }
                 }
                 if plan.double && count >= 3 {
-                    let on = memo.on(marks, &grid, plan.settings, cand);
+                    let on = memo.on(marks, (&grid, &mut links), plan.settings, cand);
                     for list in [&on.ons, &on.offs] {
                         for &t in list.iter() {
                             if !off.contains(t) || !worth(marks, t) {
@@ -257,7 +264,7 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> (Option<Step>, u64) {
                         .collect();
                     work += common_consequences(
                         marks,
-                        &grid,
+                        (&grid, &mut links),
                         &plan,
                         &mut memo,
                         &branches,
@@ -272,7 +279,7 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> (Option<Step>, u64) {
             let branches: Vec<usize> = indices_of(mask).map(|d| cell * 9 + d).collect();
             work += common_consequences(
                 marks,
-                &grid,
+                (&grid, &mut links),
                 &plan,
                 &mut memo,
                 &branches,
@@ -296,7 +303,7 @@ pub(crate) fn find(marks: &Candidates, level: Level) -> (Option<Step>, u64) {
 #[allow(clippy::too_many_arguments)]
 fn common_consequences(
     marks: &Candidates,
-    grid: &Grid,
+    (grid, links): (&Grid, &mut OnLinks),
     plan: &Plan,
     memo: &mut Memo,
     branches: &[usize],
@@ -306,7 +313,7 @@ fn common_consequences(
 ) -> u64 {
     let mut work = 0u64;
     for &b in branches {
-        memo.on(marks, grid, plan.settings, b);
+        memo.on(marks, (grid, &mut *links), plan.settings, b);
     }
     let props: Vec<&Propagation> = branches.iter().map(|&b| memo.get(b)).collect();
     let first = props[0];

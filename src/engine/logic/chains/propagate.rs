@@ -16,7 +16,7 @@ use super::super::candidates::{indices_of, Candidates};
 use super::super::cellset::CellSet;
 use super::derivation::{Fresh, Propagation, Side};
 use super::nested;
-use super::{cell_of, digit_of, negation, node, on_to_off, Grid, Mode, Node};
+use super::{cell_of, digit_of, negation, node, Grid, Mode, Node, OnLinks};
 
 /// How a propagation links nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,19 +29,26 @@ pub(crate) struct Settings {
     pub(crate) plus: bool,
 }
 
-/// Derives the consequences of `start` in `grid` into `out`.
+/// Derives the consequences of `start` in `grid` into `out`; `links` are the on links of
+/// `grid` under `settings.cell_links`.
 pub(crate) fn propagate(
     marks: &Candidates,
-    grid: &Grid,
+    (grid, links): (&Grid, &mut OnLinks),
     start: Node,
     settings: Settings,
     out: &mut Propagation,
 ) {
-    expand(marks, grid, start, settings, out);
+    expand(marks, (grid, links), start, settings, out);
     out.work = (out.ons.len() + out.offs.len()) as u64;
 }
 
-fn expand(marks: &Candidates, grid: &Grid, start: Node, settings: Settings, out: &mut Propagation) {
+fn expand(
+    marks: &Candidates,
+    (grid, links): (&Grid, &mut OnLinks),
+    start: Node,
+    settings: Settings,
+    out: &mut Propagation,
+) {
     out.clear();
     let mut work = *grid;
     out.add(start, &[]);
@@ -53,7 +60,7 @@ fn expand(marks: &Candidates, grid: &Grid, start: Node, settings: Settings, out:
             let p = out.ons[on_head];
             on_head += 1;
             buffer.clear();
-            on_to_off(marks, &work, p, settings.cell_links, |q| buffer.push(q));
+            links.visit(marks, (grid, &work), p, |q| buffer.push(q));
             for &q in &buffer {
                 if out.contains(negation(q)) {
                     out.contradiction = Some((
