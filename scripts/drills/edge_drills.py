@@ -198,10 +198,10 @@ def drill_strict(port, pid, _):
 
 
 def drill_headers(port, pid, _):
-    headers = {f"X-Header-{i}": "1" for i in range(80)}
+    headers = {f"X-Header-{i}": "1" for i in range(120)}
     response, data, _ = request(port, "GET", "/healthz", headers=headers)
     check(response.status == 431 and response.getheader("Content-Type") == "application/problem+json",
-          f"80 headers: {response.status} {response.getheader('Content-Type')}")
+          f"120 headers: {response.status} {response.getheader('Content-Type')}")
 
 
 def drill_fair(port, pid, seconds):

@@ -4,8 +4,10 @@
 //! URI limits, the body size the client announces, and the optional per-client rate limit.
 //!
 //! hyper itself parses up to [`MAX_HEADERS`](super::server::MAX_HEADERS) headers and about
-//! 400 KB of head; the service's own limits sit below those, so that a client going over
-//! them gets a problem+json answer from here rather than hyper's bare status line.
+//! 400 KB of head; the service's byte and target limits sit below those, so that a client
+//! going over them gets a problem+json answer from here with the figures. What hyper
+//! refuses itself gets the same kind of problem, written in place of its bare status line
+//! (`server.rs`), and the connection closed.
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -21,9 +23,10 @@ use super::client::{Client, TrustedProxies};
 use super::problem::Problem;
 use super::server::Connection;
 
-/// Most headers a request may have: far more than any client sends (browsers send about 15,
-/// proxies and meshes add a dozen), and below hyper's own limit ([`MAX_HEADERS`](super::server::MAX_HEADERS)).
-pub const MAX_REQUEST_HEADERS: usize = 64;
+/// Most headers a request may have. Over HTTP/1 hyper stops at the same count
+/// ([`MAX_HEADERS`](super::server::MAX_HEADERS)) and its refusal is rewritten into the same
+/// problem on the way out; this check counts HTTP/2 requests, which hyper does not.
+pub const MAX_REQUEST_HEADERS: usize = 100;
 /// Most bytes the request headers may take, names and values together.
 pub const MAX_HEADER_BYTES: usize = 16 * 1024;
 /// Longest request target (path and query).
@@ -383,13 +386,13 @@ mod tests {
     #[test]
     fn the_header_limits_are_inclusive_and_count_names_and_values() {
         let g = guard(None);
-        // Exactly 64 headers and exactly 16 KiB of them pass; one more of either does not.
-        assert!(g.verdict(&with_headers(64, 800), "/solve").is_ok());
+        // Exactly 100 headers and exactly 16 KiB of them pass; one more of either does not.
+        assert!(g.verdict(&with_headers(100, 800), "/solve").is_ok());
         assert!(g
             .verdict(&with_headers(4, MAX_HEADER_BYTES), "/solve")
             .is_ok());
         assert!(matches!(
-            g.verdict(&with_headers(65, 808), "/solve"),
+            g.verdict(&with_headers(101, 808), "/solve"),
             Err(Problem::HeadersTooLarge { .. })
         ));
         let over = g.verdict(&with_headers(4, MAX_HEADER_BYTES + 1), "/solve");
@@ -398,7 +401,7 @@ mod tests {
         };
         assert_eq!(
             detail,
-            "the request has 4 headers and 16385 bytes of them; this server takes at most 64 \
+            "the request has 4 headers and 16385 bytes of them; this server takes at most 100 \
              headers and 16384 bytes"
         );
         assert_eq!(MAX_HEADER_BYTES, 16_384);

@@ -617,16 +617,18 @@ where
         self.graceful_shutdown();
     }
 }
-/// How many headers hyper parses, above the service's own limit (checked in the middleware,
-/// with a problem+json answer): beyond this hyper answers 431 itself, without a body.
+/// How many headers hyper parses in an HTTP/1 request head: beyond this it answers 431
+/// itself, which the connection rewrites into a `headers-too-large` problem
+/// ([`Watched::replace_unparsed`]). The service's own limit (checked in the middleware, and
+/// the only one for HTTP/2) is the same count.
 ///
 /// hyper's own default, deliberately not set: with any count set, hyper allocates and fills
 /// two arrays of that many entries for every request head it parses (3,400 of the 64,600
 /// instructions of a classic `/solve`, BENCHMARKS.md), where its default uses arrays on the
-/// stack that it never fills.
+/// stack that it never fills. A test sends exactly this many and one more.
 pub const MAX_HEADERS: usize = 100;
 
-const _: () = assert!(super::guard::MAX_REQUEST_HEADERS < MAX_HEADERS);
+const _: () = assert!(super::guard::MAX_REQUEST_HEADERS == MAX_HEADERS);
 
 /// How a watched connection ended.
 enum Ended {
