@@ -606,8 +606,15 @@ pub fn answer_for_unparsed(status: u16) -> Option<Vec<u8>> {
         414 => Problem::UriTooLong {
             detail: "the request target is longer than the 64 KiB this server reads".into(),
         },
+        // hyper's 431: more headers than its count, or a head beyond its buffer.
         431 => Problem::HeadersTooLarge {
-            detail: "the request has more headers than this server reads".into(),
+            detail: format!(
+                "the request has more than {} headers or about 400 KB of head; \
+                 this server takes at most {} headers and {} bytes of them",
+                super::server::MAX_HEADERS,
+                super::guard::MAX_REQUEST_HEADERS,
+                super::guard::MAX_HEADER_BYTES
+            ),
         },
         _ => return None,
     };
