@@ -882,7 +882,7 @@ mod tests {
         assert_eq!(classic.rule_fields().first_pointer(), None);
     }
 
-    /// The classic shortcut of `HasRules::rules` is taken exactly when the fields add
+    /// The classic shortcut of `RuleFields::rules` is taken exactly when the fields add
     /// nothing, and then gives what the full description gives.
     #[test]
     fn only_fields_that_add_nothing_take_the_classic_shortcut() {
@@ -951,7 +951,7 @@ mod tests {
             assert!(request.rule_fields().is_classic(), "{fields}");
             assert_eq!(
                 request.rules(shape).unwrap(),
-                request.rule_fields().rules(shape).unwrap(),
+                request.rule_fields().described(shape).unwrap(),
                 "{fields}"
             );
         }

@@ -197,13 +197,7 @@ pub trait HasRules {
 
     /// The rules for a grid of `shape`, checked (regions, windows, cages).
     fn rules(&self, shape: Shape) -> Result<Rules, RulesError> {
-        let fields = self.rule_fields();
-        // Most requests are classic: their rules without the rule set's description of
-        // twenty-odd empty families (1,500 of a classic `/solve`'s instructions).
-        if fields.is_classic() {
-            return Ok(Rules::classic(shape));
-        }
-        fields.rules(shape)
+        self.rule_fields().rules(shape)
     }
 
     /// The puzzle `board` under these rules (givens must not clash).
@@ -217,6 +211,16 @@ pub trait HasRules {
 impl RuleFields<'_> {
     /// The rules these fields describe for a grid of `shape`.
     pub fn rules(&self, shape: Shape) -> Result<Rules, RulesError> {
+        // Most requests are classic: their rules without the rule set's description of
+        // twenty-odd empty families (1,500 of a classic `/solve`'s instructions).
+        if self.is_classic() {
+            return Ok(Rules::classic(shape));
+        }
+        self.described(shape)
+    }
+
+    /// [`RuleFields::rules`] through the full description, whatever the fields.
+    pub(super) fn described(&self, shape: Shape) -> Result<Rules, RulesError> {
         Rules::new(
             shape,
             RuleSpec {
