@@ -36,6 +36,9 @@ pub(crate) const LOCKING_PASSES: [(Range<usize>, Range<usize>); 4] = [
 /// Every locked set in SE's order (the passes, then digit by digit, houses ascending):
 /// `(pass, digit index, first house, second house, places)` where the digit's two or more
 /// places in the first house all lie in the second.
+///
+/// The houses of a pass's second kind do not overlap, so two or more places lie in at most
+/// one of them: the one holding the first place, the only house looked at.
 pub(crate) fn locked_sets<'a>(
     marks: &'a Candidates<'_>,
 ) -> impl Iterator<Item = (usize, usize, usize, usize, CellSet)> + 'a {
@@ -45,15 +48,15 @@ pub(crate) fn locked_sets<'a>(
         .enumerate()
         .flat_map(move |(pass, (first, second))| {
             (0..9).flat_map(move |d| {
-                first.clone().flat_map(move |k1| {
+                first.clone().filter_map(move |k1| {
                     super::work::count(9);
                     let places = marks.places_in(k1, d);
-                    second
-                        .clone()
-                        .filter(move |&k2| {
-                            k2 != k1 && places.len() >= 2 && places.is_subset(g.set_of(k2))
-                        })
-                        .map(move |k2| (pass, d, k1, k2, places))
+                    if places.len() < 2 {
+                        return None;
+                    }
+                    let k2 = g.houses_of(places.first()?).find(|k| second.contains(k))?;
+                    (k2 != k1 && places.is_subset(g.set_of(k2)))
+                        .then_some((pass, d, k1, k2, places))
                 })
             })
         })
