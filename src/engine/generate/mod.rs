@@ -701,10 +701,32 @@ fn random_grid(rng: &mut SplitMix64) -> Board {
     }
 }
 
-/// Row, column and box slots of cell `i` in the `used` masks.
-fn slots(i: usize) -> [usize; 3] {
-    let (r, c) = (i / 9, i % 9);
-    [r, 9 + c, 18 + (r / 3) * 3 + c / 3]
+/// The row, column and box of each cell, as indices into `fill`'s used-digit masks
+/// (rows 0-8, columns 9-17, boxes 18-26): looked up, since the fill reads them for every
+/// empty cell at every node.
+const SLOTS: [[u8; 3]; CELLS] = {
+    let mut out = [[0u8; 3]; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        let (r, c) = (i / 9, i % 9);
+        out[i] = [r as u8, (9 + c) as u8, (18 + (r / 3) * 3 + c / 3) as u8];
+        i += 1;
+    }
+    out
+};
+
+/// Digits still free in cell `i`, as a 9-bit mask.
+fn free_digits(used: &[u16; 27], i: usize) -> u16 {
+    let [a, b, c] = SLOTS[i];
+    !(used[usize::from(a)] | used[usize::from(b)] | used[usize::from(c)]) & 0x1FF
+}
+
+/// Marks `bit` used (or free again) in the row, column and box of cell `i`.
+fn mark(used: &mut [u16; 27], i: usize, bit: u16, on: bool) {
+    for s in SLOTS[i] {
+        let slot = &mut used[usize::from(s)];
+        *slot = if on { *slot | bit } else { *slot & !bit };
+    }
 }
 
 fn fill(
@@ -717,9 +739,10 @@ fn fill(
         return false;
     }
     *budget -= 1;
+    // The first empty cell with the fewest free digits (any with one or none ends the look).
     let mut best: Option<(usize, u16)> = None;
     for i in (0..CELLS).filter(|&i| cells[i] == 0) {
-        let free = !slots(i).iter().fold(0, |acc, &s| acc | used[s]) & 0x1FF;
+        let free = free_digits(used, i);
         if best.is_none_or(|(_, f)| free.count_ones() < f.count_ones()) {
             best = Some((i, free));
             if free.count_ones() <= 1 {
@@ -730,17 +753,23 @@ fn fill(
     let Some((i, free)) = best else {
         return true;
     };
-    let mut digits: Vec<u8> = (1..=9u8).filter(|d| free & (1 << (d - 1)) != 0).collect();
-    rng.shuffle(&mut digits);
-    for d in digits {
+    let mut digits = [0u8; 9];
+    let mut count = 0;
+    for d in (1..=9u8).filter(|d| free & (1 << (d - 1)) != 0) {
+        digits[count] = d;
+        count += 1;
+    }
+    let digits = &mut digits[..count];
+    rng.shuffle(digits);
+    for &d in digits.iter() {
         let bit = 1u16 << (d - 1);
         cells[i] = d;
-        slots(i).iter().for_each(|&s| used[s] |= bit);
+        mark(used, i, bit, true);
         if fill(cells, used, rng, budget) {
             return true;
         }
         cells[i] = 0;
-        slots(i).iter().for_each(|&s| used[s] &= !bit);
+        mark(used, i, bit, false);
     }
     false
 }
