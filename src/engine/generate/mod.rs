@@ -55,7 +55,7 @@ use crate::engine::solve::band::Solver;
 /// given up past the hard part of their solve ([`enough_for`]). 5: a grade's finders skip
 /// what they already found barren, so a grade is charged less work and a candidate once
 /// over [`GRADE_WORK`] may now be kept. 6: a puzzle beyond every technique is rated at least
-/// 9.5, not 9.0, so a range without a maximum starting at 9.1-9.5 now takes it.
+/// 9.5, not 9.0, so a range without a maximum starting above 9.0 (up to 9.5) now takes it.
 pub const GENERATOR_VERSION: u32 = 6;
 
 /// Which clue patterns are allowed.

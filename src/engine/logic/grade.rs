@@ -27,6 +27,7 @@ use crate::engine::model::board::ClassicPuzzle;
 #[cfg(test)]
 use crate::engine::solve::band::Solver;
 
+use super::search::lowest_left_out;
 use super::{Assumptions, Candidates, Rating, Technique};
 
 /// How hard a puzzle is for a person: a fixed band of its SE rating; ordered easiest first.
@@ -126,7 +127,9 @@ pub enum Finish {
 /// Why a logical solve stopped before the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stopped {
-    /// No technique applies: a player would have to guess.
+    /// No technique applies: a player would have to guess. Under a cap ([`Enough::above`]),
+    /// none of the techniques up to it applies, and the bound is the lowest rating of those
+    /// it left out.
     NoTechnique,
     /// The puzzle has more than one solution, which logic alone cannot finish.
     NotUnique,
@@ -348,16 +351,23 @@ pub(crate) fn grade_until_stopped(
     } else {
         None
     });
-    let finish = match stopped {
-        None => Finish::Rated(reached),
+    let finish = match (stopped, lowest_left_out(marks.geometry(), cap)) {
+        (None, _) => Finish::Rated(reached),
+        // A cap left the harder techniques out: the next step, if any, needs one of them.
+        (Some(Stopped::NoTechnique), Some(next)) => Finish::Stopped {
+            at_least: reached.max(next),
+            why: Stopped::NoTechnique,
+        },
         // Past the classic techniques (every house a house, no cages), Sudoku Explainer's
         // next ones rate 9.5 and up. A Killer's cage techniques have no such scale beyond
         // them: only what was reached is known.
-        Some(Stopped::NoTechnique) if marks.geometry().cages().is_empty() => Finish::Stopped {
-            at_least: reached.max(BEYOND_THE_TECHNIQUES),
-            why: Stopped::NoTechnique,
-        },
-        Some(why) => Finish::Stopped {
+        (Some(Stopped::NoTechnique), None) if marks.geometry().cages().is_empty() => {
+            Finish::Stopped {
+                at_least: reached.max(BEYOND_THE_TECHNIQUES),
+                why: Stopped::NoTechnique,
+            }
+        }
+        (Some(why), _) => Finish::Stopped {
             at_least: reached,
             why,
         },

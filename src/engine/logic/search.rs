@@ -292,20 +292,38 @@ impl Assumptions {
         cap: Option<Rating>,
         budget: &Budget,
     ) -> Result<Option<Step>, Exhausted> {
-        let order: &[Finder] = if marks.geometry().cages().is_empty() {
-            &SE_ORDER
-        } else {
-            &KILLER_ORDER
-        };
-        let used = match cap {
-            Some(cap) => order
-                .iter()
-                .rposition(|f| f.lowest() <= cap)
-                .map_or(0, |last| last + 1),
-            None => order.len(),
-        };
-        first_step(&order[..used], marks, self, budget)
+        let (used, _) = finders_within(marks.geometry(), cap);
+        first_step(used, marks, self, budget)
     }
+}
+
+/// The finders a step's search under `cap` runs on `geometry`, and those it leaves out: the
+/// tail of the order whose finders can only rate above `cap`.
+fn finders_within(
+    geometry: &Geometry,
+    cap: Option<Rating>,
+) -> (&'static [Finder], &'static [Finder]) {
+    let order: &'static [Finder] = if geometry.cages().is_empty() {
+        &SE_ORDER
+    } else {
+        &KILLER_ORDER
+    };
+    let used = match cap {
+        Some(cap) => order
+            .iter()
+            .rposition(|f| f.lowest() <= cap)
+            .map_or(0, |last| last + 1),
+        None => order.len(),
+    };
+    order.split_at(used)
+}
+
+/// The lowest rating a step could have that [`Assumptions::next_step_within`] under `cap`
+/// does not look for on `geometry`; `None` when it looks for every technique. When such a
+/// search finds nothing, the next step (if any) rates at least this.
+pub(crate) fn lowest_left_out(geometry: &Geometry, cap: Option<Rating>) -> Option<Rating> {
+    let (_, left_out) = finders_within(geometry, cap);
+    left_out.iter().map(|f| f.lowest()).min()
 }
 
 /// The first elimination among the pencil-mark techniques, in SE's order.

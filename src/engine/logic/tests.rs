@@ -614,3 +614,25 @@ mod any_board {
         }
     }
 }
+
+#[test]
+fn a_capped_grade_that_runs_out_of_techniques_is_bounded_by_those_the_cap_left_out() {
+    use super::grade::{grade_with, Enough};
+    let hard = puzzle(INKALA);
+    let unique = Assumptions::unique();
+    // Up to 2.0 the search runs only singles and direct techniques; when they stall, the
+    // next step needs one of those left out, the easiest of which is the naked single (2.3),
+    // not a technique beyond every other (9.5).
+    let cap = Rating::from_tenths(20);
+    let capped = grade_with(&hard, &unique, Enough::above(cap), &Budget::unlimited()).unwrap();
+    assert_eq!(capped.stopped(), Some(Stopped::NoTechnique));
+    assert!(
+        capped.hardest <= Some(Technique::DirectHiddenPair),
+        "{capped:?}"
+    );
+    assert_eq!(capped.lower_bound(), Rating::from_tenths(23));
+    // Without the cap, the same puzzle is beyond every technique: 9.5 at least.
+    let whole = grade_with(&hard, &unique, Enough::ALL, &Budget::unlimited()).unwrap();
+    assert_eq!(whole.stopped(), Some(Stopped::NoTechnique));
+    assert!(whole.lower_bound() >= Rating::from_tenths(95), "{whole:?}");
+}
