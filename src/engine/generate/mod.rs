@@ -14,9 +14,10 @@
 //! 3. Too hard: removed clues go back one at a time, in shuffled order, until the rating is in
 //!    range; a clue that would make it easier than the minimum is skipped.
 //! 4. Too easy but within 2.0 of the minimum: a local search climbs: one clue moves to another
-//!    cell (keeping one solution, then made minimal again), and the move is kept when the
-//!    rating does not drop, until it is in range or the moves run out. From further below, a
-//!    fresh minimal puzzle is cheaper.
+//!    cell (with more of the grid's clues put back, in shuffled order, until the puzzle has one
+//!    solution again), the puzzle is made minimal again, and the move is kept when the rating
+//!    does not drop, until it is in range or the moves run out. From further below, a fresh
+//!    minimal puzzle is cheaper.
 //! 5. Still off target: another removal order, then a fresh grid, until the caller's work
 //!    budget or [`MAX_RATINGS`] runs out.
 //!
@@ -56,7 +57,9 @@ use crate::engine::solve::band::Solver;
 /// what they already found barren, so a grade is charged less work and a candidate once
 /// over [`GRADE_WORK`] may now be kept. 6: a puzzle beyond every technique is rated at least
 /// 9.5, not 9.0, so a range without a maximum starting above 9.0 (up to 9.5) now takes it.
-pub const GENERATOR_VERSION: u32 = 6;
+/// 7: a climbing move that leaves two solutions puts more clues back instead of being
+/// dropped, a climb makes up to 64 moves, not 16, and keeps a moved pair of twins.
+pub const GENERATOR_VERSION: u32 = 7;
 
 /// Which clue patterns are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -190,8 +193,11 @@ const MAX_RATINGS: u32 = 30_000;
 const LOWEST: Rating = Rating::from_tenths(10);
 /// Removal orders tried on one full grid before drawing a new one.
 const ORDERS_PER_GRID: u32 = 2;
-/// Clue moves tried when climbing from a too-easy puzzle.
-const CLIMB_MOVES: u32 = 16;
+/// Clue moves tried when climbing from a too-easy puzzle. Every move now ends in a new
+/// minimal puzzle, and over 200 seeds of `extreme` 64 moves cost least per puzzle found (16:
+/// 0.94 and 0.87 of the work of before, without symmetry and rotational; 32: 0.83 and 0.87;
+/// 64: 0.81 and 0.69; 128: 0.71 and 0.76, with a seed missed; BENCHMARKS.md).
+const CLIMB_MOVES: u32 = 64;
 /// Climbing only pays off from puzzles this close (in tenths) below the minimum; from further
 /// down a fresh minimal puzzle is the cheaper bet.
 const CLIMB_REACH: u16 = 20;
@@ -593,8 +599,10 @@ impl<T: Target> Search<'_, T> {
         Ok(None)
     }
 
-    /// Local search from a too-easy minimal puzzle: move one clue unit to an empty unit,
-    /// make the result minimal again, and keep the move when the rating does not drop.
+    /// Local search from a too-easy minimal puzzle: move one clue unit to an empty unit (with
+    /// more of the grid's units if that is needed to keep one solution), make the result
+    /// minimal again without taking the moved unit out, and keep the move when the rating
+    /// does not drop.
     fn climb(
         &mut self,
         grid: &Board,
@@ -626,12 +634,21 @@ impl<T: Target> Search<'_, T> {
                 board.set(Cell::from_index(i), None);
             }
             restore(&mut board, grid, into);
-            if !self.target.is_unique(&board, self.budget)? {
-                continue;
+            // A move that leaves two solutions gets more of the grid's clues back, in a
+            // random order, until it has one (the grid less `out` has one): thrown away
+            // instead, nine moves in ten were lost on `extreme` and a climb rarely got
+            // anywhere (BENCHMARKS.md).
+            let mut spare: Vec<(usize, usize)> =
+                empty.into_iter().filter(|&unit| unit != into).collect();
+            self.rng.shuffle(&mut spare);
+            let mut spare = spare.into_iter();
+            while !self.target.is_unique(&board, self.budget)? {
+                let Some(unit) = spare.next() else { break };
+                restore(&mut board, grid, unit);
             }
             let mut order: Vec<(usize, usize)> = units
                 .into_iter()
-                .filter(|&(a, _)| board.get(Cell::from_index(a)).is_some() && (a, a) != into)
+                .filter(|&unit| board.get(Cell::from_index(unit.0)).is_some() && unit != into)
                 .collect();
             self.rng.shuffle(&mut order);
             let (minimal, _) = carve(board, grid, &order, self.target, self.budget)?;
