@@ -15,9 +15,9 @@
 //!    range; a clue that would make it easier than the minimum is skipped.
 //! 4. Too easy but within 2.0 of the minimum: a local search climbs: one clue moves to another
 //!    cell (with more of the grid's clues put back, in shuffled order, until the puzzle has one
-//!    solution again), the puzzle is made minimal again, and the move is kept when the rating
-//!    does not drop, until it is in range or the moves run out. From further below, a fresh
-//!    minimal puzzle is cheaper.
+//!    solution again), the puzzle is made minimal again but for the moved clue, and the move
+//!    is kept when the rating does not drop, until it is in range or the moves run out. From
+//!    further below, a fresh minimal puzzle is cheaper.
 //! 5. Still off target: another removal order, then a fresh grid, until the caller's work
 //!    budget or [`MAX_RATINGS`] runs out.
 //!
@@ -194,9 +194,10 @@ const LOWEST: Rating = Rating::from_tenths(10);
 /// Removal orders tried on one full grid before drawing a new one.
 const ORDERS_PER_GRID: u32 = 2;
 /// Clue moves tried when climbing from a too-easy puzzle. Every move now ends in a new
-/// minimal puzzle, and over 200 seeds of `extreme` 64 moves cost least per puzzle found (16:
-/// 0.94 and 0.87 of the work of before, without symmetry and rotational; 32: 0.83 and 0.87;
-/// 64: 0.81 and 0.69; 128: 0.71 and 0.76, with a seed missed; BENCHMARKS.md).
+/// puzzle, minimal but for the moved clue. Over 200 seeds of `extreme`, work per puzzle
+/// found against the 16 moves of before, without symmetry and rotational: 16 moves 0.94
+/// and 0.87; 32: 0.83 and 0.87; 64: 0.81 and 0.69; 128: 0.71 and 0.76 with a rotational seed
+/// missed (BENCHMARKS.md). 64 is the cheapest with rotational symmetry and finds every seed.
 const CLIMB_MOVES: u32 = 64;
 /// Climbing only pays off from puzzles this close (in tenths) below the minimum; from further
 /// down a fresh minimal puzzle is the cheaper bet.
@@ -609,7 +610,7 @@ impl<T: Target> Search<'_, T> {
         mut puzzle: Board,
         mut grade: Grade,
     ) -> Result<Option<(Board, Grade)>, Exhausted> {
-        for _ in 0..CLIMB_MOVES {
+        'moves: for _ in 0..CLIMB_MOVES {
             if self.ratings >= MAX_RATINGS {
                 return Ok(None);
             }
@@ -643,7 +644,13 @@ impl<T: Target> Search<'_, T> {
             self.rng.shuffle(&mut spare);
             let mut spare = spare.into_iter();
             while !self.target.is_unique(&board, self.budget)? {
-                let Some(unit) = spare.next() else { break };
+                // Never out: with every spare unit back the board is the grid less `out`,
+                // which has one solution (another would change the digit of an empty cell,
+                // and then one more in its row and one more in its column: the other empty
+                // cell cannot be both). Were it out, `carve` must not get two solutions.
+                let Some(unit) = spare.next() else {
+                    continue 'moves;
+                };
                 restore(&mut board, grid, unit);
             }
             let mut order: Vec<(usize, usize)> = units
