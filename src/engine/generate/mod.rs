@@ -58,8 +58,11 @@ use crate::engine::solve::band::Solver;
 /// over [`GRADE_WORK`] may now be kept. 6: a puzzle beyond every technique is rated at least
 /// 9.5, not 9.0, so a range without a maximum starting above 9.0 (up to 9.5) now takes it.
 /// 7: a climbing move that leaves two solutions puts more clues back instead of being
-/// dropped, a climb makes up to 64 moves, not 16, and keeps a moved pair of twins.
-pub const GENERATOR_VERSION: u32 = 7;
+/// dropped, a climb makes up to 64 moves, not 16, and keeps a moved pair of twins. 8: the
+/// general solver's branching breaks ties by unplaced peers, so the full grids of X and
+/// Hyper puzzles (its first solutions) and the cages of Killers (split where a second
+/// solution differs) are others for the same seed.
+pub const GENERATOR_VERSION: u32 = 8;
 
 /// Which clue patterns are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -46,7 +46,8 @@
 //! Then it branches on the empty cell with the fewest candidates, weighed, once a propagator
 //! has failed, by how often the propagators through it failed (see [`choose_cell`]: on the
 //! setter families' benchmark this cut the units of little killers fourfold and their p99
-//! about tenfold; BENCHMARKS.md). The guess stack is a flat
+//! about tenfold; BENCHMARKS.md), and among equals on the one with the most unplaced peers
+//! (about half the guesses on classic rules). The guess stack is a flat
 //! buffer of whole candidate frames (one per guessed cell on the current path, so at most
 //! `cells + 1`), sized before the search starts: the search neither recurses nor allocates.
 //!
@@ -756,7 +757,6 @@ impl GeneralSolver {
             prop_looked,
             prop_masks,
             failures,
-            weighted: false,
         };
         loop {
             let (lo, hi) = (depth * cells, (depth + 1) * cells);
@@ -777,7 +777,7 @@ impl GeneralSolver {
                 Progress::Stuck => {
                     meter.add(cells as u64 * cost::GUESS)?;
                     counted.stats.guesses += 1;
-                    let cell = choose_cell(&frames[lo..hi], scratch.failures, scratch.weighted);
+                    let cell = choose_cell(&frames[lo..hi], scratch.failures, layout);
                     let mask = frames[lo + cell];
                     let bit = mask & mask.wrapping_neg();
                     // Frame `depth` becomes the alternative (cell without the digit), the
@@ -799,26 +799,43 @@ impl GeneralSolver {
     }
 }
 
-/// The unplaced cell to branch on: the fewest candidates (the first one with two, if any)
-/// while no propagator has failed; then the fewest candidates per failure its propagators
-/// have seen, plus one (dom/wdeg, weighted degree, from constraint programming). A sum along
-/// a diagonal or a sandwich fails where its cells' digits interact; branching there first
-/// meets those contradictions near the root rather than deep in the tree.
-fn choose_cell(frame: &[u32], failures: &[u32], weighted: bool) -> usize {
+/// The unplaced cell to branch on: the fewest candidates per failure its propagators have
+/// seen, plus one (dom/wdeg, weighted degree, from constraint programming; before any
+/// failure, simply the fewest candidates). A sum along a diagonal or a sandwich fails where
+/// its cells' digits interact; branching there first meets those contradictions near the
+/// root rather than deep in the tree. Among equals, the cell with the most unplaced peers,
+/// as the band solver does: either digit placed there reaches the most cells, so
+/// propagation cuts the subtree most. Taking the first of the equals instead searched about
+/// twice the guesses on classic rules (the hardest puzzles through this solver: 256 against
+/// 125 a puzzle) and a tenth more on the setter families (BENCHMARKS.md).
+fn choose_cell(frame: &[u32], failures: &[u32], layout: &Layout) -> usize {
+    let unplaced_peers = |i: usize| {
+        layout
+            .peers_of(i)
+            .iter()
+            .filter(|&&p| frame[usize::from(p)] & PLACED == 0)
+            .count()
+    };
     let mut best = 0;
     // Above any cell's count (at most 32 candidates), so the first unplaced cell is taken;
     // the products below stay under 2^38.
-    let (mut best_count, mut best_weight) = (u64::from(u32::BITS) + 1, 1u64);
+    let (mut best_count, mut best_weight, mut best_reach) = (u64::from(u32::BITS) + 1, 1u64, 0);
     for (i, (&c, &failed)) in frame.iter().zip(failures).enumerate() {
-        if c & PLACED == 0 {
-            let (n, weight) = (u64::from(c.count_ones()), 1 + u64::from(failed));
-            // n / weight < best_count / best_weight, without division.
-            if n * best_weight < best_count * weight {
+        if c & PLACED != 0 {
+            continue;
+        }
+        let (n, weight) = (u64::from(c.count_ones()), 1 + u64::from(failed));
+        // n / weight against best_count / best_weight, without division.
+        let (this, that) = (n * best_weight, best_count * weight);
+        if this < that {
+            best = i;
+            (best_count, best_weight) = (n, weight);
+            best_reach = unplaced_peers(i);
+        } else if this == that {
+            let reach = unplaced_peers(i);
+            if reach > best_reach {
                 best = i;
-                (best_count, best_weight) = (n, weight);
-                if n <= 2 && !weighted {
-                    break;
-                }
+                (best_count, best_weight, best_reach) = (n, weight, reach);
             }
         }
     }
@@ -853,9 +870,8 @@ struct Scratch<'a> {
     prop_seen: &'a mut [u32],
     prop_looked: &'a mut [bool],
     prop_masks: &'a mut Vec<u32>,
-    /// Each cell's count of propagator failures, and whether any has failed.
+    /// Each cell's count of propagator failures.
     failures: &'a mut [u32],
-    weighted: bool,
 }
 
 /// Runs the rules of the module docs to a fixed point on one frame.
@@ -1421,7 +1437,6 @@ fn run_propagators(
                 let failed = &mut scratch.failures[usize::from(i)];
                 *failed = failed.saturating_add(1);
             }
-            scratch.weighted = true;
             return Ok(Some(false));
         }
         for (&i, &kept) in cells.iter().zip(masks.iter()) {
@@ -1520,7 +1535,6 @@ mod tests {
             prop_looked: &mut [],
             prop_masks: &mut Vec::new(),
             failures: &mut [],
-            weighted: false,
         };
         let budget = Budget::unlimited();
         let mut meter = Meter::new(&budget, OPS_PER_UNIT);
@@ -1552,17 +1566,38 @@ mod tests {
     }
 
     #[test]
-    fn branching_weighs_candidates_by_the_failures_seen_through_each_cell() {
-        // Cell 0 placed; cell 1 three candidates, cell 2 two, cell 3 four.
-        let frame = [PLACED | 1, 0b111, 0b11, 0b1111];
-        // No failure yet: the fewest candidates.
-        assert_eq!(choose_cell(&frame, &[0, 0, 0, 0], false), 2);
-        // Cell 3 in propagators that failed seven times: 4 / 8 beats 2 / 1 and 3 / 1.
-        assert_eq!(choose_cell(&frame, &[0, 0, 0, 7], true), 3);
+    fn branching_weighs_candidates_by_failures_and_breaks_ties_by_unplaced_peers() {
+        let mut layout = Layout::default();
+        layout.rebuild(&Puzzle::classic(Grid::empty(Shape::FOUR)).unwrap());
+        // A 4x4 with five cells open: 0 and 6 two candidates, 7 three, 10 and 14 four.
+        // Cell 0's peers are all placed; cell 6 has three open (7, 10, 14), cell 7 one.
+        let mut frame = [PLACED | 1; 16];
+        for (i, mask) in [(0, 0b11), (6, 0b11), (7, 0b111), (10, 0b1111), (14, 0b1111)] {
+            frame[i] = mask;
+        }
+        let failures = |pairs: &[(usize, u32)]| {
+            let mut f = [0u32; 16];
+            for &(i, n) in pairs {
+                f[i] = n;
+            }
+            f
+        };
+        // No failure yet: the fewest candidates, and of cells 0 and 6 the one that reaches
+        // more open cells, though it comes later.
+        assert_eq!(choose_cell(&frame, &failures(&[]), &layout), 6);
+        // Cell 14 in propagators that failed seven times: 4 / 8 beats 2 / 1.
+        assert_eq!(choose_cell(&frame, &failures(&[(14, 7)]), &layout), 14);
         // A placed cell is never chosen, whatever its weight.
-        assert_eq!(choose_cell(&frame, &[50, 0, 0, 0], true), 2);
-        // A tie keeps the first.
-        assert_eq!(choose_cell(&frame, &[0, 2, 1, 3], true), 1);
+        assert_eq!(choose_cell(&frame, &failures(&[(5, 50)]), &layout), 6);
+        // Equal ratios of other weights (2 / 2, 3 / 3, 4 / 4): the most open peers.
+        let even = failures(&[(0, 1), (6, 1), (7, 2), (14, 3)]);
+        assert_eq!(choose_cell(&frame, &even, &layout), 6);
+        frame[10] = PLACED | 1;
+        // Cell 6 now reaches 7 and 14, cell 14 only 6: still 6. Without 6's failure, 0
+        // and 14 tie (2 / 2 and 4 / 4) and 14 reaches one open cell where 0 reaches none.
+        assert_eq!(choose_cell(&frame, &even, &layout), 6);
+        let tilted = failures(&[(0, 1), (14, 3)]);
+        assert_eq!(choose_cell(&frame, &tilted, &layout), 14);
     }
 
     #[test]
