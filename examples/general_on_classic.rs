@@ -33,6 +33,11 @@ fn main() {
     };
     let rules = Rules::new(Shape::NINE, redundant).expect("a valid region");
     let mut engine = Engine::new();
+    // A line whose givens clash is no puzzle for either solver: left out of both.
+    let grids: Vec<Grid> = grids
+        .into_iter()
+        .filter(|grid| Puzzle::classic(grid.clone()).is_ok())
+        .collect();
     for (name, general) in [("band", false), ("general", true)] {
         let puzzles: Vec<Puzzle> = grids
             .iter()
@@ -41,7 +46,7 @@ fn main() {
                 false => Puzzle::classic(grid.clone()),
             })
             .collect::<Result<_, _>>()
-            .expect("puzzles without clashes");
+            .expect("the redundant region clashes with nothing a classic puzzle allows");
         let start = Instant::now();
         let mut guesses = 0u64;
         for puzzle in &puzzles {

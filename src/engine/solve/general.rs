@@ -87,6 +87,9 @@ mod cost {
     pub const LAYOUT: u64 = 12;
     /// One cell of a guess (the frame copied, the branch cell chosen).
     pub const GUESS: u64 = 4;
+    /// One peer read to break a tie between cells to branch on (a load and a test, like a
+    /// cell of a sweep).
+    pub const TIE: u64 = 4;
     /// One peer of a placed cell.
     pub const PEER: u64 = 17;
     /// One cell of a naked-single sweep.
@@ -775,9 +778,9 @@ impl GeneralSolver {
                 }
                 Progress::Contradiction => counted.stats.dead_ends += 1,
                 Progress::Stuck => {
-                    meter.add(cells as u64 * cost::GUESS)?;
                     counted.stats.guesses += 1;
-                    let cell = choose_cell(&frames[lo..hi], scratch.failures, layout);
+                    let (cell, peers_read) = choose_cell(&frames[lo..hi], scratch.failures, layout);
+                    meter.add(cells as u64 * cost::GUESS + peers_read * cost::TIE)?;
                     let mask = frames[lo + cell];
                     let bit = mask & mask.wrapping_neg();
                     // Frame `depth` becomes the alternative (cell without the digit), the
@@ -803,15 +806,19 @@ impl GeneralSolver {
 /// seen, plus one (dom/wdeg, weighted degree, from constraint programming; before any
 /// failure, simply the fewest candidates). A sum along a diagonal or a sandwich fails where
 /// its cells' digits interact; branching there first meets those contradictions near the
-/// root rather than deep in the tree. Among equals, the cell with the most unplaced peers,
-/// as the band solver does: either digit placed there reaches the most cells, so
-/// propagation cuts the subtree most. Taking the first of the equals instead searched about
-/// twice the guesses on classic rules (the hardest puzzles through this solver: 256 against
-/// 125 a puzzle) and a tenth more on the setter families (BENCHMARKS.md).
-fn choose_cell(frame: &[u32], failures: &[u32], layout: &Layout) -> usize {
-    let unplaced_peers = |i: usize| {
-        layout
-            .peers_of(i)
+/// root rather than deep in the tree. Among equals, the cell with the most unplaced peers
+/// (the band solver's choice once its search has met a dead end; here from the first
+/// guess): either digit placed there reaches the most cells, so propagation cuts the
+/// subtree most. Taking the first of the equals instead searched about
+/// twice the guesses on classic rules (the hardest puzzles through this solver: 286 against
+/// 138 a puzzle) and 2-45% more work on the setter families (BENCHMARKS.md). Returns the
+/// cell and the peers read, for the meter.
+fn choose_cell(frame: &[u32], failures: &[u32], layout: &Layout) -> (usize, u64) {
+    let mut peers_read = 0u64;
+    let mut unplaced_peers = |i: usize| {
+        let peers = layout.peers_of(i);
+        peers_read += peers.len() as u64;
+        peers
             .iter()
             .filter(|&&p| frame[usize::from(p)] & PLACED == 0)
             .count()
@@ -839,7 +846,11 @@ fn choose_cell(frame: &[u32], failures: &[u32], layout: &Layout) -> usize {
             }
         }
     }
-    best
+    debug_assert!(
+        frame[best] & PLACED == 0,
+        "a search stuck has an unplaced cell"
+    );
+    (best, peers_read)
 }
 
 fn solution_of(shape: Shape, frame: &[u32]) -> Solution {
@@ -1584,20 +1595,24 @@ mod tests {
         };
         // No failure yet: the fewest candidates, and of cells 0 and 6 the one that reaches
         // more open cells, though it comes later.
-        assert_eq!(choose_cell(&frame, &failures(&[]), &layout), 6);
+        assert_eq!(choose_cell(&frame, &failures(&[]), &layout).0, 6);
         // Cell 14 in propagators that failed seven times: 4 / 8 beats 2 / 1.
-        assert_eq!(choose_cell(&frame, &failures(&[(14, 7)]), &layout), 14);
+        assert_eq!(choose_cell(&frame, &failures(&[(14, 7)]), &layout).0, 14);
         // A placed cell is never chosen, whatever its weight.
-        assert_eq!(choose_cell(&frame, &failures(&[(5, 50)]), &layout), 6);
+        assert_eq!(choose_cell(&frame, &failures(&[(5, 50)]), &layout).0, 6);
         // Equal ratios of other weights (2 / 2, 3 / 3, 4 / 4): the most open peers.
         let even = failures(&[(0, 1), (6, 1), (7, 2), (14, 3)]);
-        assert_eq!(choose_cell(&frame, &even, &layout), 6);
+        assert_eq!(choose_cell(&frame, &even, &layout).0, 6);
         frame[10] = PLACED | 1;
-        // Cell 6 now reaches 7 and 14, cell 14 only 6: still 6. Without 6's failure, 0
-        // and 14 tie (2 / 2 and 4 / 4) and 14 reaches one open cell where 0 reaches none.
-        assert_eq!(choose_cell(&frame, &even, &layout), 6);
+        // Cell 6 now reaches 7 and 14, cell 14 only 6: still 6. Without the failures of 6
+        // and 7 (7 would tie and come first), 0 and 14 tie (2 / 2 and 4 / 4) and 14 reaches
+        // one open cell where 0 reaches none.
+        assert_eq!(choose_cell(&frame, &even, &layout).0, 6);
         let tilted = failures(&[(0, 1), (14, 3)]);
-        assert_eq!(choose_cell(&frame, &tilted, &layout), 14);
+        assert_eq!(choose_cell(&frame, &tilted, &layout).0, 14);
+        // Equal reach keeps the first: 7 and 14 (3 / 3 and 4 / 4) each reach only 6.
+        let level = failures(&[(7, 2), (14, 3)]);
+        assert_eq!(choose_cell(&frame, &level, &layout).0, 7);
     }
 
     #[test]
