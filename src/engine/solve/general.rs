@@ -809,10 +809,10 @@ impl GeneralSolver {
 /// root rather than deep in the tree. Among equals, the cell with the most unplaced peers
 /// (the band solver's choice once its search has met a dead end; here from the first
 /// guess): either digit placed there reaches the most cells, so propagation cuts the
-/// subtree most. Taking the first of the equals instead searched about
-/// twice the guesses on classic rules (the hardest puzzles through this solver: 286 against
-/// 138 a puzzle) and 2-45% more work on the setter families (BENCHMARKS.md). Returns the
-/// cell and the peers read, for the meter.
+/// subtree most. Taking the first of the equals instead searched about twice the guesses on
+/// classic rules (the hardest puzzles through this solver: 286 against 138 a puzzle) and
+/// 2-45% more work on the setter families (BENCHMARKS.md). Returns the cell and the peers
+/// read, for the meter.
 fn choose_cell(frame: &[u32], failures: &[u32], layout: &Layout) -> (usize, u64) {
     let mut peers_read = 0u64;
     let mut unplaced_peers = |i: usize| {
@@ -825,8 +825,10 @@ fn choose_cell(frame: &[u32], failures: &[u32], layout: &Layout) -> (usize, u64)
     };
     let mut best = 0;
     // Above any cell's count (at most 32 candidates), so the first unplaced cell is taken;
-    // the products below stay under 2^38.
-    let (mut best_count, mut best_weight, mut best_reach) = (u64::from(u32::BITS) + 1, 1u64, 0);
+    // the products below stay under 2^38. The best cell's peers are counted only once
+    // another cell ties with it: most cells that lead for a while are never tied.
+    let (mut best_count, mut best_weight) = (u64::from(u32::BITS) + 1, 1u64);
+    let mut best_reach = None;
     for (i, (&c, &failed)) in frame.iter().zip(failures).enumerate() {
         if c & PLACED != 0 {
             continue;
@@ -836,13 +838,13 @@ fn choose_cell(frame: &[u32], failures: &[u32], layout: &Layout) -> (usize, u64)
         let (this, that) = (n * best_weight, best_count * weight);
         if this < that {
             best = i;
-            (best_count, best_weight) = (n, weight);
-            best_reach = unplaced_peers(i);
+            (best_count, best_weight, best_reach) = (n, weight, None);
         } else if this == that {
+            let leader = *best_reach.get_or_insert_with(|| unplaced_peers(best));
             let reach = unplaced_peers(i);
-            if reach > best_reach {
+            if reach > leader {
                 best = i;
-                (best_count, best_weight, best_reach) = (n, weight, reach);
+                (best_count, best_weight, best_reach) = (n, weight, Some(reach));
             }
         }
     }
