@@ -1598,6 +1598,10 @@ mod tests {
         // No failure yet: the fewest candidates, and of cells 0 and 6 the one that reaches
         // more open cells, though it comes later.
         assert_eq!(choose_cell(&frame, &failures(&[]), &layout).0, 6);
+        // The meter is charged for the peers read: the seven of each of the two that tied,
+        // and none where no cell ties (6 leads alone at 2 / 2).
+        assert_eq!(choose_cell(&frame, &failures(&[]), &layout).1, 14);
+        assert_eq!(choose_cell(&frame, &failures(&[(6, 1)]), &layout), (6, 0));
         // Cell 14 in propagators that failed seven times: 4 / 8 beats 2 / 1.
         assert_eq!(choose_cell(&frame, &failures(&[(14, 7)]), &layout).0, 14);
         // A placed cell is never chosen, whatever its weight.
