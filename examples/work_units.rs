@@ -19,8 +19,8 @@ use std::time::Duration;
 
 use sudoku_service::engine::calibration::{self, Look};
 use sudoku_service::engine::{
-    random_killer, Budget, Cage, Difficulty, Engine, Grid, Puzzle, RuleSpec, Rules, Shape,
-    Symmetry, Variant,
+    random_killer, Budget, Cage, Difficulty, Engine, Grid, Outside, Puzzle, RuleSpec, Rules, Shape,
+    Side, SkyscraperClue, Symmetry, Variant, XSumClue,
 };
 use sudoku_service::http::config::DEFAULT_GENERATE_WORK_BUDGET;
 
@@ -326,7 +326,97 @@ fn solver_rows(data: &str, rounds: usize) -> Vec<Row> {
             250_000,
         );
     }
+    for side in [16, 25] {
+        for family in [OutsideFamily::Skyscrapers, OutsideFamily::XSums] {
+            count_row(
+                &format!("general, count to 2: {side}x{side} {family:?} on every line"),
+                &[outside_clued(side, family)],
+                2,
+                250_000,
+            );
+        }
+    }
     rows
+}
+
+/// The outside clues whose propagators walk a whole line each time.
+#[derive(Clone, Copy, Debug)]
+enum OutsideFamily {
+    Skyscrapers,
+    XSums,
+}
+
+/// An empty board of `side` with a clue of `family` at both ends of every row and column,
+/// read off the pattern grid (so it has a solution): a small body whose propagators each
+/// read a whole line, on a search the clues barely steer (a 25x25 of skyscrapers took five
+/// microseconds a unit before the walks were charged by the square of the side).
+fn outside_clued(side: usize, family: OutsideFamily) -> Puzzle {
+    let b = (side as f64).sqrt() as usize;
+    let full = shuffled(&pattern(side, b), side, b);
+    let shape = Shape::from_side(side).unwrap();
+    let places = [Side::Left, Side::Right, Side::Top, Side::Bottom]
+        .into_iter()
+        .flat_map(|s| (0..side).map(move |index| Outside { side: s, index }));
+    let mut spec = RuleSpec::default();
+    for at in places {
+        let digits: Vec<u32> = at
+            .cells(shape)
+            .iter()
+            .map(|c| u32::from(full[c.row() * side + c.col()]))
+            .collect();
+        match family {
+            OutsideFamily::Skyscrapers => {
+                let mut tallest = 0;
+                let count = digits
+                    .iter()
+                    .filter(|&&d| {
+                        let seen = d > tallest;
+                        tallest = tallest.max(d);
+                        seen
+                    })
+                    .count() as u32;
+                spec.skyscrapers.push(SkyscraperClue { at, count });
+            }
+            OutsideFamily::XSums => {
+                let sum = digits[..digits[0] as usize].iter().sum();
+                spec.x_sums.push(XSumClue { at, sum });
+            }
+        }
+    }
+    Puzzle::new(Grid::empty(shape), rules(shape, spec)).expect("an empty board")
+}
+
+/// `grid` (a full grid of `side`, box side `b`) with its digits relabelled, its rows
+/// shuffled within their bands and its columns within their stacks, by a fixed seed: still a
+/// full grid, less regular than the pattern (whose lines show clues that nearly solve it).
+fn shuffled(grid: &[u8], side: usize, b: usize) -> Vec<u8> {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut below = |n: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize % n
+    };
+    let mut permutation = |n: usize, within: usize| {
+        let mut order: Vec<usize> = (0..n).collect();
+        for start in (0..n).step_by(within) {
+            for i in (start + 1..start + within).rev() {
+                order.swap(i, start + below(i - start + 1));
+            }
+        }
+        order
+    };
+    let (digits, rows, cols) = (
+        permutation(side, side),
+        permutation(side, b),
+        permutation(side, b),
+    );
+    (0..side * side)
+        .map(|i| {
+            let d = grid[rows[i / side] * side + cols[i % side]];
+            digits[usize::from(d) - 1] as u8 + 1
+        })
+        .collect()
 }
 
 /// An empty board of `side` with `count` cages of `width` cells along the rows, their sums
