@@ -201,3 +201,23 @@ async fn the_page_limit_is_a_setting_and_the_drawing_is_charged() {
     let body = json!({"puzzles": [big], "per_page": 1, "answers": false});
     expect_problem(booklet(&tight, body).await, 422, "budget-exhausted").await;
 }
+
+#[tokio::test]
+async fn a_failing_puzzle_stops_the_puzzles_after_it() {
+    // Every search runs out of a budget of nothing: the booklet fails at its first puzzle,
+    // and the puzzles queued behind it are not searched (each would spend a whole budget, so
+    // forty of them took longer than a request may). The 40 puzzles are queued in three
+    // chunks of at most 16, which may start side by side: one search each at most.
+    let stingy = TestServer::with(ServeArgs {
+        work_budget: 0,
+        ..ServeArgs::default()
+    })
+    .await;
+    let forty: Vec<Value> = (0..40).map(|_| json!({"board": HARD})).collect();
+    let body = json!({"puzzles": forty, "per_page": 6, "answers": false});
+    let problem = expect_problem(booklet(&stingy, body).await, 422, "budget-exhausted").await;
+    assert_eq!(problem["pointer"], "/puzzles/0");
+    let searched = stingy.metric("solves_budget_exhausted_total").await;
+    assert!((1.0..=3.0).contains(&searched), "{searched} searches");
+    stingy.shutdown().await;
+}

@@ -7,7 +7,8 @@
 //! * **Pages**: at most `--booklet-max-pages` (answer pages included), checked from the
 //!   counts before anything is made; more puzzles than fit are a 422 naming the setting.
 //! * **Work**: a listed puzzle is solved and graded as one item of a batch (`/solve/batch`:
-//!   its own work budget, in the client's batch lane); a generated one is one generation job
+//!   its own work budget, in the client's batch lane; once one fails, the booklet's answer
+//!   is its problem and the puzzles not yet started are not searched); a generated one is one generation job
 //!   (`/generate/batch`: the generation budget, one at a time in the client's generation
 //!   lane). Each page is then drawn as one batch item, charged by its SVGs (written, then
 //!   read back for the PDF, as `/v1/render` charges a PDF) before they are converted, and the
@@ -15,6 +16,7 @@
 //! * **Time**: everything stops at the point [`SolvePool::answer_by`] gives, so the answer
 //!   (or the problem saying what did not finish) comes before the request's time limit.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -191,24 +193,48 @@ async fn listed(
     }
     let puzzles: Vec<Puzzle> = read.iter().map(|(puzzle, _)| puzzle.clone()).collect();
     let admission = app.pool.admit(client)?;
+    // One puzzle that fails fails the booklet, so the puzzles after it are not solved:
+    // forty copies of a puzzle that spends its whole budget would otherwise take forty
+    // budgets, past the request's time limit, and answer `timeout` instead of the 422.
+    let failed = Arc::new(AtomicBool::new(false));
     let answered = app
         .pool
-        .run_batch(&admission, puzzles, deadline, |engine, budget, puzzle| {
-            answer(engine, budget, puzzle)
-        })
+        .run_batch(
+            &admission,
+            puzzles,
+            deadline,
+            move |engine, budget, puzzle| {
+                if failed.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let answer = answer(engine, budget, puzzle);
+                if answer.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                Some(answer)
+            },
+        )
         .await?
         .value;
+    // The first puzzle that failed, before any that did not finish in time.
+    if let Some((index, Some(Some(Err(problem))))) = answered
+        .iter()
+        .enumerate()
+        .find(|(_, answer)| matches!(answer, Some(Some(Err(_)))))
+    {
+        return Err(Problem::InPuzzle {
+            index,
+            problem: Box::new(problem.clone()),
+        });
+    }
     read.into_iter()
         .zip(answered)
         .enumerate()
         .map(|(index, ((puzzle, title), answer))| {
-            let (solution, level) =
-                answer
-                    .ok_or(Problem::Timeout)?
-                    .map_err(|problem| Problem::InPuzzle {
-                        index,
-                        problem: Box::new(problem),
-                    })?;
+            // Not answered in time (a skipped puzzle follows a failed one, returned above).
+            let Some(Some(Ok((solution, level)))) = answer else {
+                return Err(Problem::Timeout);
+            };
             let level = level.unwrap_or_else(|| puzzle.kind());
             Ok(entry(index, puzzle, solution, &level, &title))
         })
