@@ -168,6 +168,15 @@ async fn fpuzzles_beside_native_fields_or_malformed_is_a_named_problem() {
         (json!({"fpuzzles": {"size": 4}}), "/fpuzzles/grid"),
         (json!({"fpuzzles": "not compressed"}), "/fpuzzles"),
         (json!({"fpuzzles": 7}), "/fpuzzles"),
+        (
+            {
+                let mut three = puzzle.clone();
+                three["difference"] =
+                    json!([{"cells": ["R1C1", "R1C2"]}, {"cells": ["R2C1", "R2C2", "R2C3"]}]);
+                json!({"fpuzzles": three})
+            },
+            "/fpuzzles/difference/1/cells",
+        ),
     ] {
         let problem = expect_problem(
             post(&server, "/v1/solve", body).await,
@@ -269,4 +278,41 @@ async fn a_small_string_that_decompresses_to_megabytes_is_refused() {
     let compressed = lz_str::compress_to_base64(ordinary.to_string().as_str());
     let body = ok_json(post(&server, "/v1/solve", json!({"fpuzzles": compressed})).await).await;
     assert_eq!(body["unique"], false);
+}
+
+#[tokio::test]
+async fn an_escaped_key_reads_the_same_under_either_content_type() {
+    let server = TestServer::start().await;
+    let puzzle = r#"{"size":4,"grid":[[{"value":1,"given":true},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]]}"#;
+    // `fpuzzles` with its last letter escaped: valid JSON for the same key.
+    let body = format!(r#"{{"fpuzzle\u0073": {puzzle}}}"#);
+    for content_type in ["application/json", "application/json; charset=utf-8"] {
+        let response = common::client()
+            .post(server.url("/v1/solve"))
+            .header("content-type", content_type)
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap();
+        let answer = ok_json(response).await;
+        assert_eq!(answer["unique"], false, "{content_type}: {answer}");
+    }
+    // A field a puzzle endpoint does not take is answered with what it does take, f-puzzles
+    // included.
+    let problem = expect_problem(
+        post(
+            &server,
+            "/v1/solve",
+            json!({"board": ".".repeat(16), "colour": 1}),
+        )
+        .await,
+        422,
+        "invalid-request",
+    )
+    .await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("`board`") && detail.contains("`fpuzzles`"),
+        "{detail}"
+    );
 }

@@ -539,6 +539,19 @@ fn cells_of(entry: &Value, name: &str, at: &str, size: usize) -> Result<Vec<Valu
         .collect()
 }
 
+/// A dot's `cells`: two of them, refused at the entry itself (the native field's own error
+/// would point at the whole f-puzzles key, not the entry).
+fn pair_of(entry: &Value, at: &str, size: usize) -> Result<Vec<Value>, Problem> {
+    let cells = cells_of(entry, "cells", at, size)?;
+    if cells.len() != 2 {
+        return Err(Problem::invalid_at(
+            format!("{at}/cells"),
+            format!("a dot joins two cells, got {}", cells.len()),
+        ));
+    }
+    Ok(cells)
+}
+
 /// An entry's `value`: a number, or its digits as text (f-puzzles writes them as text).
 fn number(entry: &Value, at: &str) -> Result<Option<u64>, Problem> {
     let refuse = || Problem::invalid_at(format!("{at}/value"), "expected a whole number");
@@ -623,7 +636,7 @@ fn lines(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
 fn dots(value: &Value, at: &str, size: usize, kind: &str) -> Result<Native, Problem> {
     items(value, at, |i, entry| {
         let at = format!("{at}/{i}");
-        let cells = cells_of(entry, "cells", &at, size)?;
+        let cells = pair_of(entry, &at, size)?;
         let mut dot = serde_json::json!({ "cells": cells, "kind": kind });
         if let Some(n) = number(entry, &at)? {
             dot["value"] = Value::from(n);
@@ -646,7 +659,7 @@ fn ratio_dots(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
 fn xv_dots(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
     items(value, at, |i, entry| {
         let at = format!("{at}/{i}");
-        let cells = cells_of(entry, "cells", &at, size)?;
+        let cells = pair_of(entry, &at, size)?;
         let kind = match entry.get("value").and_then(Value::as_str) {
             Some("X" | "x") => "x",
             Some("V" | "v") => "v",
@@ -887,29 +900,55 @@ where
         if !plain {
             // Any other content type: axum's verdict on it, then the same reading.
             let ApiJson(value) = ApiJson::<Value>::from_request(request, state).await?;
-            return from_value(value);
+            return from_value(value).map_err(mention_fpuzzles);
         }
         let body = Bytes::from_request(request, state)
             .await
             .map_err(|_| Problem::BodyTooLarge)?;
-        // The usual body has no f-puzzles: it is read straight into `T`, as by ApiJson.
-        if !body.windows(FIELD.len() + 2).any(|w| w == b"\"fpuzzles\"") {
+        // The usual body has no f-puzzles: it is read straight into `T`, as by ApiJson. A
+        // key can only be spelled otherwise with `\u` escapes (`"fpuzzle\u0073"`), so a
+        // body with any is read the long way, as under any other content type.
+        let mentions = |pattern: &[u8]| body.windows(pattern.len()).any(|w| w == pattern);
+        if !mentions(b"\"fpuzzles\"") && !mentions(b"\\u") {
             return match axum::Json::<Object<T>>::from_bytes(&body) {
                 Ok(axum::Json(Object(value))) => Ok(PuzzleJson(value, None)),
-                Err(rejection) => Err(super::extract::rejection_problem(rejection, None)),
+                Err(rejection) => Err(mention_fpuzzles(super::extract::rejection_problem(
+                    rejection, None,
+                ))),
             };
         }
         let value: Value = serde_json::from_slice(&body).map_err(|e| Problem::InvalidJson {
             detail: format!("Failed to parse the request body as JSON: {e}"),
         })?;
-        from_value(value)
+        from_value(value).map_err(mention_fpuzzles)
+    }
+}
+
+/// A native body's unknown field is answered with the fields a native body takes; a puzzle
+/// endpoint also takes `fpuzzles` in their place, which the list (serde's, of `T`) leaves out.
+fn mention_fpuzzles(problem: Problem) -> Problem {
+    match problem {
+        Problem::InvalidRequest { detail, pointer }
+            if detail.starts_with("unknown field") && detail.contains("takes `board`") =>
+        {
+            Problem::InvalidRequest {
+                detail: format!(
+                    "{detail}; or `{FIELD}`, an f-puzzles puzzle in place of `board` and the \
+                     rule fields"
+                ),
+                pointer,
+            }
+        }
+        other => other,
     }
 }
 
 /// One puzzle of a list (`/v1/booklet`'s `puzzles`) read as `T` like a whole body, its
 /// `fpuzzles` translated first when it has one.
 pub fn puzzle_in_list<T: PuzzleBody>(value: Value) -> Result<T, Problem> {
-    from_value(value).map(|PuzzleJson(body, _)| body)
+    from_value(value)
+        .map(|PuzzleJson(body, _)| body)
+        .map_err(mention_fpuzzles)
 }
 
 /// Reads `T` from a parsed body, translating its `fpuzzles` first when there is one.
