@@ -291,7 +291,10 @@ async fn painting_is_charged_to_the_work_budget_and_bounded_by_the_size_setting(
         json!({"board": SEED, "format": "png", "size": 1000}),
     )
     .await;
-    expect_problem(response, 422, "budget-exhausted").await;
+    // Out of work while painting: the detail blames the picture, not the puzzle.
+    let problem = expect_problem(response, 422, "budget-exhausted").await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("while drawing"), "{detail}");
     let response = post(
         &server,
         "/v1/render",

@@ -95,7 +95,9 @@ pub async fn booklet(
         .pool
         .run(client, move |_: &mut Engine, budget: &Budget| {
             let bytes: usize = pages.iter().flatten().map(Drawing::len).sum();
-            budget.charge(bytes as u64 / DOCUMENT_BYTES_PER_UNIT)?;
+            budget
+                .charge(bytes as u64 / DOCUMENT_BYTES_PER_UNIT)
+                .map_err(Problem::drawing)?;
             booklet::document(&layout, &pages).map_err(|err| {
                 tracing::error!(error = %err, "a booklet did not convert to PDF");
                 Problem::Internal
@@ -373,7 +375,9 @@ fn draw_page(
         .iter()
         .map(|svg| {
             let bytes = svg.len() as u64;
-            budget.charge(bytes / SVG_BYTES_PER_UNIT + bytes / PDF_SVG_BYTES_PER_UNIT)?;
+            budget
+                .charge(bytes / SVG_BYTES_PER_UNIT + bytes / PDF_SVG_BYTES_PER_UNIT)
+                .map_err(Problem::drawing)?;
             Drawing::new(svg).map_err(|err| {
                 tracing::error!(error = %err, "a booklet page did not convert to PDF");
                 Problem::Internal

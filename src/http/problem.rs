@@ -70,8 +70,9 @@ pub enum Problem {
     },
     /// The givens obey the rules but no grid completes them.
     NoSolution,
-    /// The search used its whole work budget before it knew the answer.
-    BudgetExhausted { work: u64 },
+    /// The job used its whole work budget before it was done: a search before it knew the
+    /// answer, or (`drawing`) the drawing of a picture of its puzzle.
+    BudgetExhausted { work: u64, drawing: bool },
     /// `/generate` found no puzzle in the requested range within its limits; the detail says
     /// what was asked and what to try.
     GenerationFailed { detail: String },
@@ -119,6 +120,18 @@ impl From<ParseError> for Problem {
 }
 
 impl Problem {
+    /// [`Exhausted`] while drawing a picture: out of work is then the picture's size, not
+    /// the puzzle's difficulty, and the detail says so.
+    pub fn drawing(exhausted: Exhausted) -> Problem {
+        match Problem::from(exhausted) {
+            Problem::BudgetExhausted { work, .. } => Problem::BudgetExhausted {
+                work,
+                drawing: true,
+            },
+            other => other,
+        }
+    }
+
     /// A request-shape problem about the field at `pointer`.
     pub fn invalid_at(pointer: impl Into<String>, detail: impl Into<String>) -> Problem {
         Problem::InvalidRequest {
@@ -235,6 +248,7 @@ impl From<Exhausted> for Problem {
         match exhausted.stop {
             Stop::Work => Problem::BudgetExhausted {
                 work: exhausted.work,
+                drawing: false,
             },
             Stop::Deadline | Stop::Cancelled => Problem::Timeout,
         }
@@ -501,9 +515,19 @@ impl Problem {
             Problem::NoSolution => {
                 "the givens do not clash, but no grid completes them".to_string()
             }
-            Problem::BudgetExhausted { work } => format!(
+            Problem::BudgetExhausted {
+                work,
+                drawing: false,
+            } => format!(
                 "gave up after {work} units of work; the puzzle is too ambiguous or too hard \
                  for this server's limit"
+            ),
+            Problem::BudgetExhausted {
+                work,
+                drawing: true,
+            } => format!(
+                "gave up after {work} units of work while drawing: the picture is too large \
+                 for this server's limit (fewer constraints or a smaller width draw sooner)"
             ),
             Problem::BodyTooLarge => "the request body exceeds this server's size limit".into(),
             Problem::NotFound { path } => format!("no route for {path}"),
@@ -566,7 +590,7 @@ impl Problem {
             },
             conflicts_omitted: None,
             work: match self {
-                Problem::BudgetExhausted { work } => Some(*work),
+                Problem::BudgetExhausted { work, .. } => Some(*work),
                 _ => None,
             },
         }
@@ -818,7 +842,10 @@ mod tests {
             Problem::InvalidJson { detail: "d".into() },
             Problem::invalid_at("/board", "d"),
             Problem::NoSolution,
-            Problem::BudgetExhausted { work: 7 },
+            Problem::BudgetExhausted {
+                work: 7,
+                drawing: false,
+            },
             Problem::BodyTooLarge,
             Problem::NotFound { path: "/x".into() },
             Problem::MethodNotAllowed,

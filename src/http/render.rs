@@ -258,7 +258,9 @@ impl Job {
             title: self.title.as_deref(),
             author: self.author.as_deref(),
         });
-        budget.charge(svg.len() as u64 / SVG_BYTES_PER_UNIT)?;
+        budget
+            .charge(svg.len() as u64 / SVG_BYTES_PER_UNIT)
+            .map_err(Problem::drawing)?;
         let key = format!("{svg}\n{:?} {:?}", self.format, self.width);
         let tag = format!("\"r{:016x}\"", stable_hash(key.as_bytes()));
         let etag = HeaderValue::from_str(&tag).map_err(|_| Problem::Internal)?;
@@ -269,14 +271,17 @@ impl Job {
             (ImageFormat::Png, Some(width)) => {
                 let pixels = u64::from(width) * (f64::from(width) * MAX_ASPECT).ceil() as u64;
                 budget
-                    .charge(svg.len() as u64 / PARSED_BYTES_PER_UNIT + pixels / PIXELS_PER_UNIT)?;
+                    .charge(svg.len() as u64 / PARSED_BYTES_PER_UNIT + pixels / PIXELS_PER_UNIT)
+                    .map_err(Problem::drawing)?;
                 render::png(&svg, width).map_err(|err| {
                     tracing::error!(error = %err, "a rendered SVG did not paint");
                     Problem::Internal
                 })?
             }
             (ImageFormat::Pdf, _) => {
-                budget.charge(svg.len() as u64 / PDF_SVG_BYTES_PER_UNIT)?;
+                budget
+                    .charge(svg.len() as u64 / PDF_SVG_BYTES_PER_UNIT)
+                    .map_err(Problem::drawing)?;
                 let title = self.title.as_deref().map(render::one_line);
                 render::pdf(&svg, title.as_deref()).map_err(|err| {
                     tracing::error!(error = %err, "a rendered SVG did not convert to PDF");
