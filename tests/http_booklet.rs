@@ -191,15 +191,17 @@ async fn the_page_limit_is_a_setting_and_the_drawing_is_charged() {
     )
     .await;
     assert_eq!(problem["pointer"], "/generate/count");
-    // A 25x25 picture is beyond a small work budget.
+    // A page is beyond a small work budget that solves and grades its puzzle: the problem
+    // says the drawing spent it.
     let tight = TestServer::with(ServeArgs {
-        work_budget: 2_000,
+        work_budget: 1_000,
         ..ServeArgs::default()
     })
     .await;
-    let big = json!({"board": ".".repeat(625)});
-    let body = json!({"puzzles": [big], "per_page": 1, "answers": false});
-    expect_problem(booklet(&tight, body).await, 422, "budget-exhausted").await;
+    let body = json!({"puzzles": [{"board": SEED}], "per_page": 1, "answers": false});
+    let problem = expect_problem(booklet(&tight, body).await, 422, "budget-exhausted").await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("while drawing"), "{detail}");
 }
 
 #[tokio::test]

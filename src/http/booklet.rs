@@ -8,7 +8,8 @@
 //!   counts before anything is made; more puzzles than fit are a 422 naming the setting.
 //! * **Work**: a listed puzzle is solved and graded as one item of a batch (`/solve/batch`:
 //!   its own work budget, in the client's batch lane; once one fails, the booklet's answer
-//!   is its problem and the puzzles not yet started are not searched); a generated one is one generation job
+//!   is its problem, and the puzzles listed after it not yet started are not searched); a
+//!   generated one is one generation job
 //!   (`/generate/batch`: the generation budget, one at a time in the client's generation
 //!   lane). Each page is then drawn as one batch item, charged by its SVGs (written, then
 //!   read back for the PDF, as `/v1/render` charges a PDF) before they are converted, and the
@@ -16,7 +17,7 @@
 //! * **Time**: everything stops at the point [`SolvePool::answer_by`] gives, so the answer
 //!   (or the problem saying what did not finish) comes before the request's time limit.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -195,34 +196,38 @@ async fn listed(
     }
     let puzzles: Vec<Puzzle> = read.iter().map(|(puzzle, _)| puzzle.clone()).collect();
     let admission = app.pool.admit(client)?;
-    // One puzzle that fails fails the booklet, so the puzzles after it are not solved:
-    // forty copies of a puzzle that spends its whole budget would otherwise take forty
-    // budgets, past the request's time limit, and answer `timeout` instead of the 422.
-    let failed = Arc::new(AtomicBool::new(false));
+    // One puzzle that fails fails the booklet, so the puzzles listed after the first known
+    // failure are not searched: forty copies of a puzzle that spends its whole budget would
+    // otherwise take forty budgets, past the request's time limit, and answer `timeout`
+    // instead of the 422. Chunks run side by side, so a later puzzle may fail first; the
+    // ones listed before it still run, and the answer names the first listed failure.
+    let first_failed = Arc::new(AtomicUsize::new(usize::MAX));
+    let numbered: Vec<(usize, Puzzle)> = puzzles.into_iter().enumerate().collect();
     let answered = app
         .pool
         .run_batch(
             &admission,
-            puzzles,
+            numbered,
             deadline,
-            move |engine, budget, puzzle| {
-                if failed.load(Ordering::Relaxed) {
+            move |engine, budget, (index, puzzle)| {
+                if *index > first_failed.load(Ordering::Relaxed) {
                     return None;
                 }
                 let answer = answer(engine, budget, puzzle);
-                if answer.is_err() {
-                    failed.store(true, Ordering::Relaxed);
+                // Out of time is not the puzzle's failure: the request's answer is then the
+                // timeout, unless a puzzle failed on its own.
+                if matches!(&answer, Err(problem) if *problem != Problem::Timeout) {
+                    first_failed.fetch_min(*index, Ordering::Relaxed);
                 }
                 Some(answer)
             },
         )
         .await?
         .value;
-    // The first puzzle that failed, before any that did not finish in time.
     if let Some((index, Some(Some(Err(problem))))) = answered
         .iter()
         .enumerate()
-        .find(|(_, answer)| matches!(answer, Some(Some(Err(_)))))
+        .find(|(_, answer)| matches!(answer, Some(Some(Err(p))) if *p != Problem::Timeout))
     {
         return Err(Problem::InPuzzle {
             index,

@@ -906,16 +906,18 @@ where
             .await
             .map_err(|_| Problem::BodyTooLarge)?;
         // The usual body has no f-puzzles: it is read straight into `T`, as by ApiJson. A
-        // key can only be spelled otherwise with `\u` escapes (`"fpuzzle\u0073"`), so a
-        // body with any is read the long way, as under any other content type.
-        let mentions = |pattern: &[u8]| body.windows(pattern.len()).any(|w| w == pattern);
-        if !mentions(b"\"fpuzzles\"") && !mentions(b"\\u") {
-            return match axum::Json::<Object<T>>::from_bytes(&body) {
-                Ok(axum::Json(Object(value))) => Ok(PuzzleJson(value, None)),
-                Err(rejection) => Err(mention_fpuzzles(super::extract::rejection_problem(
-                    rejection, None,
-                ))),
+        // key spelled with `\u` escapes (`"fpuzzle\u0073"`) is found as an unknown field
+        // `fpuzzles`, and then read the long way, as under any other content type.
+        if !body.windows(FIELD.len() + 2).any(|w| w == b"\"fpuzzles\"") {
+            let problem = match axum::Json::<Object<T>>::from_bytes(&body) {
+                Ok(axum::Json(Object(value))) => return Ok(PuzzleJson(value, None)),
+                Err(rejection) => super::extract::rejection_problem(rejection, None),
             };
+            let escaped = matches!(&problem, Problem::InvalidRequest { detail, .. }
+                if detail.starts_with("unknown field `fpuzzles`"));
+            if !escaped {
+                return Err(mention_fpuzzles(problem));
+            }
         }
         let value: Value = serde_json::from_slice(&body).map_err(|e| Problem::InvalidJson {
             detail: format!("Failed to parse the request body as JSON: {e}"),

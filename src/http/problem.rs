@@ -462,7 +462,7 @@ impl Problem {
             Problem::Unsupported { .. } => "Not supported for this puzzle",
             Problem::ConflictingGivens { .. } => "Board breaks the rules",
             Problem::NoSolution => "Puzzle has no solution",
-            Problem::BudgetExhausted { .. } => "Search budget exhausted",
+            Problem::BudgetExhausted { .. } => "Work budget exhausted",
             Problem::GenerationFailed { .. } => "No puzzle generated",
             Problem::UnsupportedMediaType { .. } => "Unsupported media type",
             Problem::NotAcceptable { .. } => "No acceptable media type",

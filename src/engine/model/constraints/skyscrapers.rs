@@ -191,9 +191,9 @@ impl Propagator for Skyscraper {
 
     fn narrow(&self, masks: &mut [u32], work: &mut u64) -> bool {
         // Two walks over the line's states, each a side-sized sweep a cell, so the cost
-        // grows with the square of the side: about 0.35 us a call on a 9x9 and 2.8 us on a
-        // 25x25. Charged by the side alone (12 a cell), a 25x25 with a clue on every line
-        // spent 1.25 s of CPU in a 250,000-unit budget, five microseconds a unit.
+        // grows with the square of the side. Charged by the side alone (12 a cell), a 25x25
+        // with a clue on every line spent 1.25 s of CPU in a 250,000-unit budget, about five
+        // microseconds a unit (`examples/work_units`, BENCHMARKS.md).
         let n = masks.len() as u64;
         *work += 2 * n * n + 12 * n;
         if !narrow_by_views(masks, self.count) {
