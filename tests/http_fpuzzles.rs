@@ -315,4 +315,16 @@ async fn an_escaped_key_reads_the_same_under_either_content_type() {
         detail.contains("`board`") && detail.contains("`fpuzzles`"),
         "{detail}"
     );
+    // A near miss of `fpuzzles` is suggested.
+    let problem = expect_problem(
+        post(&server, "/v1/solve", json!({"fpuzzels": {"size": 4}})).await,
+        422,
+        "invalid-request",
+    )
+    .await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("unknown field `fpuzzels`: did you mean `fpuzzles`?"),
+        "{detail}"
+    );
 }

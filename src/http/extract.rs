@@ -175,7 +175,7 @@ fn explain_unknown_field(text: &str) -> String {
 
 /// The accepted name nearest to `unknown` (ignoring case), if it is near enough to be a typo:
 /// at most two edits, and fewer than half the name.
-fn closest<'a>(unknown: &str, accepted: &[&'a str]) -> Option<&'a str> {
+pub(super) fn closest<'a>(unknown: &str, accepted: &[&'a str]) -> Option<&'a str> {
     let unknown = unknown.to_lowercase();
     accepted
         .iter()

@@ -927,12 +927,23 @@ where
 }
 
 /// A native body's unknown field is answered with the fields a native body takes; a puzzle
-/// endpoint also takes `fpuzzles` in their place, which the list (serde's, of `T`) leaves out.
+/// endpoint also takes `fpuzzles` in their place, which the list (serde's, of `T`) leaves out,
+/// so it is added, and suggested when the unknown name is a near miss of it (`fpuzzels`).
 fn mention_fpuzzles(problem: Problem) -> Problem {
+    const TAKES: &str = ": this endpoint takes";
     match problem {
         Problem::InvalidRequest { detail, pointer }
             if detail.starts_with("unknown field") && detail.contains("takes `board`") =>
         {
+            let unknown = detail.split('`').nth(1).unwrap_or_default();
+            let detail = match super::extract::closest(unknown, &[FIELD]) {
+                Some(_) if detail.contains(TAKES) => detail.replacen(
+                    TAKES,
+                    &format!(": did you mean `{FIELD}`? This endpoint takes"),
+                    1,
+                ),
+                _ => detail,
+            };
             Problem::InvalidRequest {
                 detail: format!(
                     "{detail}; or `{FIELD}`, an f-puzzles puzzle in place of `board` and the \
