@@ -234,8 +234,7 @@ async fn misspelled_and_unsupported_fields_are_refused_by_name() {
          `disjoint_groups`, `extra_regions`, `odd`, `even`, `thermometers`, `dots`, `negative`, \
          `whispers`, `palindromes`, `renban`, `arrows`, `little_killers`, `sandwiches`, \
          `x_sums`, `skyscrapers`, `between_lines`, `region_sum_lines`, `quadruples`, \
-         `minimum`, `maximum`, `clones`; or `fpuzzles`, an f-puzzles puzzle in place of \
-         `board` and the rule fields"
+         `minimum`, `maximum`, `clones`, `fpuzzles`"
     );
     let body = json!({"difficulty": "easy", "seeds": 3});
     let problem = expect_problem(

@@ -78,6 +78,16 @@ pub(super) fn rejection_problem(
     rejection: JsonRejection,
     sent_type: Option<&HeaderValue>,
 ) -> Problem {
+    rejection_problem_taking(rejection, sent_type, &[])
+}
+
+/// [`rejection_problem`] for a body that also takes the fields `also`, which the type's own
+/// list (serde's) leaves out: they are listed, and suggested for a near miss.
+pub(super) fn rejection_problem_taking(
+    rejection: JsonRejection,
+    sent_type: Option<&HeaderValue>,
+    also: &[&str],
+) -> Problem {
     match rejection {
         JsonRejection::MissingJsonContentType(_) => Problem::UnsupportedMediaType {
             detail: match sent_type.map(|t| String::from_utf8_lossy(t.as_bytes())) {
@@ -88,7 +98,7 @@ pub(super) fn rejection_problem(
         JsonRejection::JsonSyntaxError(e) => Problem::InvalidJson {
             detail: e.body_text(),
         },
-        JsonRejection::JsonDataError(e) => data_problem(&e.body_text()),
+        JsonRejection::JsonDataError(e) => data_problem_taking(&e.body_text(), also),
         JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
             Problem::BodyTooLarge
         }
@@ -102,6 +112,12 @@ pub(super) fn rejection_problem(
 /// target type: cages[0].sum: invalid type: ...") as a problem naming the field (a JSON
 /// pointer) and saying what to send.
 pub(super) fn data_problem(text: &str) -> Problem {
+    data_problem_taking(text, &[])
+}
+
+/// [`data_problem`] for a body that also takes the fields `also` (see
+/// [`rejection_problem_taking`]).
+pub(super) fn data_problem_taking(text: &str, also: &[&str]) -> Problem {
     let message = text
         .strip_prefix("Failed to deserialize the JSON body into the target type: ")
         .unwrap_or(text);
@@ -117,7 +133,7 @@ pub(super) fn data_problem(text: &str) -> Problem {
     if let Some(field) = named.filter(|f| !pointer.ends_with(&format!("/{f}"))) {
         pointer = format!("{pointer}/{field}");
     }
-    let detail = explain_unknown_field(error);
+    let detail = explain_unknown_field(error, also);
     let detail = match quoted_after(error, "missing field `") {
         Some("board") => format!("{detail}: send `board` as row strings, one string of all cells, or rows of numbers (0 or null for empty)"),
         Some("difficulty") => format!("{detail}: send `difficulty`, one of easy, medium, hard, expert"),
@@ -148,7 +164,7 @@ fn quoted_after<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
 
 /// serde's "unknown field `Cages`, expected `board` or `cages`" made into a sentence that says
 /// what to send instead: the closest accepted name when there is one, and the whole list.
-fn explain_unknown_field(text: &str) -> String {
+fn explain_unknown_field(text: &str, also: &[&str]) -> String {
     let Some(at) = text.find("unknown field `") else {
         return text.to_string();
     };
@@ -158,7 +174,10 @@ fn explain_unknown_field(text: &str) -> String {
     };
     let unknown = &rest[..end];
     // The accepted names are the other back-quoted words of the message.
-    let accepted: Vec<&str> = rest[end + 1..].split('`').skip(1).step_by(2).collect();
+    let mut accepted: Vec<&str> = rest[end + 1..].split('`').skip(1).step_by(2).collect();
+    if !accepted.is_empty() {
+        accepted.extend(also);
+    }
     let list = accepted
         .iter()
         .map(|name| format!("`{name}`"))
@@ -175,7 +194,7 @@ fn explain_unknown_field(text: &str) -> String {
 
 /// The accepted name nearest to `unknown` (ignoring case), if it is near enough to be a typo:
 /// at most two edits, and fewer than half the name.
-pub(super) fn closest<'a>(unknown: &str, accepted: &[&'a str]) -> Option<&'a str> {
+fn closest<'a>(unknown: &str, accepted: &[&'a str]) -> Option<&'a str> {
     let unknown = unknown.to_lowercase();
     accepted
         .iter()
@@ -212,18 +231,18 @@ mod tests {
         let text = "Failed to deserialize the JSON body into the target type: unknown field \
                     `Cages`, expected `board` or `cages` at line 1 column 9";
         assert_eq!(
-            explain_unknown_field(text),
+            explain_unknown_field(text, &[]),
             "unknown field `Cages`: did you mean `cages`? This endpoint takes `board`, `cages`"
         );
         let text = "unknown field `bord`, expected one of `board`, `givens`, `cages`";
-        assert!(explain_unknown_field(text).contains("did you mean `board`?"));
+        assert!(explain_unknown_field(text, &[]).contains("did you mean `board`?"));
         let text = "unknown field `colour`, expected `board` or `cages`";
         assert_eq!(
-            explain_unknown_field(text),
+            explain_unknown_field(text, &[]),
             "unknown field `colour`: this endpoint takes `board`, `cages`"
         );
         assert_eq!(
-            explain_unknown_field("missing field `board`"),
+            explain_unknown_field("missing field `board`", &[]),
             "missing field `board`"
         );
     }

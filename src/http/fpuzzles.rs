@@ -13,13 +13,14 @@
 //! `killercage`), so it is ignored like the other drawings.
 
 use axum::body::Bytes;
+use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::extract::{data_problem, ApiJson};
+use super::extract::{data_problem, data_problem_taking, ApiJson};
 use super::lz_string::{self, DecodeError};
 use super::problem::Problem;
 use super::wire::{
@@ -900,68 +901,40 @@ where
         if !plain {
             // Any other content type: axum's verdict on it, then the same reading.
             let ApiJson(value) = ApiJson::<Value>::from_request(request, state).await?;
-            return from_value(value).map_err(mention_fpuzzles);
+            return from_value(value);
         }
         let body = Bytes::from_request(request, state)
             .await
             .map_err(|_| Problem::BodyTooLarge)?;
         // The usual body has no f-puzzles: it is read straight into `T`, as by ApiJson. A
-        // key spelled with `\u` escapes (`"fpuzzle\u0073"`) is found as an unknown field
-        // `fpuzzles`, and then read the long way, as under any other content type.
+        // key spelled with `\u` escapes (`"fpuzzle\u0073"`) is an unknown field `fpuzzles` to
+        // `T` (serde's message names the key decoded), and is then read the long way, as
+        // under any other content type.
         if !body.windows(FIELD.len() + 2).any(|w| w == b"\"fpuzzles\"") {
-            let problem = match axum::Json::<Object<T>>::from_bytes(&body) {
+            match axum::Json::<Object<T>>::from_bytes(&body) {
                 Ok(axum::Json(Object(value))) => return Ok(PuzzleJson(value, None)),
-                Err(rejection) => super::extract::rejection_problem(rejection, None),
-            };
-            let escaped = matches!(&problem, Problem::InvalidRequest { detail, .. }
-                if detail.starts_with("unknown field `fpuzzles`"));
-            if !escaped {
-                return Err(mention_fpuzzles(problem));
+                Err(JsonRejection::JsonDataError(e))
+                    if e.body_text().contains("unknown field `fpuzzles`") => {}
+                Err(rejection) => {
+                    return Err(super::extract::rejection_problem_taking(
+                        rejection,
+                        None,
+                        &[FIELD],
+                    ))
+                }
             }
         }
         let value: Value = serde_json::from_slice(&body).map_err(|e| Problem::InvalidJson {
             detail: format!("Failed to parse the request body as JSON: {e}"),
         })?;
-        from_value(value).map_err(mention_fpuzzles)
-    }
-}
-
-/// A native body's unknown field is answered with the fields a native body takes; a puzzle
-/// endpoint also takes `fpuzzles` in their place, which the list (serde's, of `T`) leaves out,
-/// so it is added, and suggested when the unknown name is a near miss of it (`fpuzzels`).
-fn mention_fpuzzles(problem: Problem) -> Problem {
-    const TAKES: &str = ": this endpoint takes";
-    match problem {
-        Problem::InvalidRequest { detail, pointer }
-            if detail.starts_with("unknown field") && detail.contains("takes `board`") =>
-        {
-            let unknown = detail.split('`').nth(1).unwrap_or_default();
-            let detail = match super::extract::closest(unknown, &[FIELD]) {
-                Some(_) if detail.contains(TAKES) => detail.replacen(
-                    TAKES,
-                    &format!(": did you mean `{FIELD}`? This endpoint takes"),
-                    1,
-                ),
-                _ => detail,
-            };
-            Problem::InvalidRequest {
-                detail: format!(
-                    "{detail}; or `{FIELD}`, an f-puzzles puzzle in place of `board` and the \
-                     rule fields"
-                ),
-                pointer,
-            }
-        }
-        other => other,
+        from_value(value)
     }
 }
 
 /// One puzzle of a list (`/v1/booklet`'s `puzzles`) read as `T` like a whole body, its
 /// `fpuzzles` translated first when it has one.
 pub fn puzzle_in_list<T: PuzzleBody>(value: Value) -> Result<T, Problem> {
-    from_value(value)
-        .map(|PuzzleJson(body, _)| body)
-        .map_err(mention_fpuzzles)
+    from_value(value).map(|PuzzleJson(body, _)| body)
 }
 
 /// Reads `T` from a parsed body, translating its `fpuzzles` first when there is one.
@@ -995,10 +968,12 @@ fn from_value<T: PuzzleBody>(value: Value) -> Result<PuzzleJson<T>, Problem> {
 fn deserialize<T: DeserializeOwned>(value: Value, puzzle: Option<&Fpuzzles>) -> Result<T, Problem> {
     let read = serde_path_to_error::deserialize(value).map(|Object(body)| body);
     read.map_err(|err| {
-        let problem = data_problem(&format!("{}: {}", err.path(), err.inner()));
+        let text = format!("{}: {}", err.path(), err.inner());
+        // A native body may be sent as `fpuzzles` instead, which `T` does not list.
         let Some(puzzle) = puzzle else {
-            return problem;
+            return data_problem_taking(&text, &[FIELD]);
         };
+        let problem = data_problem(&text);
         let Problem::InvalidRequest {
             detail,
             pointer: Some(pointer),
