@@ -43,7 +43,7 @@ use crate::engine::logic::{
 };
 use crate::engine::model::board::{Board, ClassicPuzzle, CELLS};
 use crate::engine::model::grid::{Cell, Grid, Shape};
-use crate::engine::model::puzzle::{Puzzle, Solution};
+use crate::engine::model::puzzle::{Counted, Puzzle, Solution};
 use crate::engine::model::rules::Rules;
 use crate::engine::random::SplitMix64;
 use crate::engine::solve::band::Solver;
@@ -248,10 +248,24 @@ pub(crate) trait Target {
         without: Option<(usize, u8)>,
         limit: u32,
         budget: &Budget,
-    ) -> Result<u32, Exhausted>;
+    ) -> Result<Counted<Board>, Exhausted>;
     /// Whether `givens` have exactly one solution under the rules.
     fn is_unique(&mut self, givens: &Board, budget: &Budget) -> Result<bool, Exhausted> {
-        Ok(self.count(givens, None, 2, budget)? == 1)
+        Ok(self.count(givens, None, 2, budget)?.count == 1)
+    }
+    /// A solution of `givens` other than `grid`, which is one of theirs; `None` when `grid`
+    /// is their only one.
+    fn other_solution(
+        &mut self,
+        givens: &Board,
+        grid: &Board,
+        budget: &Budget,
+    ) -> Result<Option<Board>, Exhausted> {
+        let counted = self.count(givens, None, 2, budget)?;
+        Ok([counted.first, counted.second]
+            .into_iter()
+            .flatten()
+            .find(|solution| solution != grid))
     }
     /// Whether `givens` still have one solution, where they are a puzzle whose one solution
     /// is `solution`, with the clues of `removed` taken out.
@@ -271,10 +285,18 @@ pub(crate) trait Target {
         solution: &Board,
         budget: &Budget,
     ) -> Result<bool, Exhausted> {
+        let geometry = self.geometry();
+        if forced_by_peers(geometry, givens, a) && (a == b || forced_by_peers(geometry, givens, b))
+        {
+            return Ok(true);
+        }
         if a != b {
             return self.is_unique(givens, budget);
         }
-        Ok(self.count(givens, Some((a, solution.raw()[a])), 1, budget)? == 0)
+        Ok(self
+            .count(givens, Some((a, solution.raw()[a])), 1, budget)?
+            .count
+            == 0)
     }
     /// The houses of the last grid drawn, for grading.
     fn geometry(&self) -> &Geometry;
@@ -286,6 +308,19 @@ pub(crate) trait Target {
         let marks = Candidates::with_geometry(givens, self.geometry());
         grade_marks(marks, &Assumptions::unique(), enough, budget)
     }
+}
+
+/// Whether the empty cell `cell` of `givens` can hold one digit only, the one its peers'
+/// clues leave. Such a cell's digit is the same in every solution, so taking its clue out
+/// changes no solution: carving a full grid removes 20-30 clues this way before any removal
+/// needs a search, and the search costs far more than this look at 20 peers.
+fn forced_by_peers(geometry: &Geometry, givens: &Board, cell: usize) -> bool {
+    let raw = givens.raw();
+    let seen = geometry
+        .peers(cell)
+        .iter()
+        .fold(0u16, |seen, p| seen | (1u16 << raw[p] >> 1));
+    seen.count_ones() == 8
 }
 
 /// Classic Sudoku: random grids, the band solver, SE's techniques.
@@ -304,14 +339,12 @@ impl Target for ClassicTarget<'_> {
         without: Option<(usize, u8)>,
         limit: u32,
         budget: &Budget,
-    ) -> Result<u32, Exhausted> {
+    ) -> Result<Counted<Board>, Exhausted> {
         let Ok(puzzle) = ClassicPuzzle::new(*givens) else {
-            return Ok(0);
+            return Ok(Counted::none());
         };
-        let counted = self
-            .solver
-            .count_solutions_without(&puzzle, without, limit, budget)?;
-        Ok(counted.count)
+        self.solver
+            .count_solutions_without(&puzzle, without, limit, budget)
     }
 
     fn geometry(&self) -> &Geometry {
@@ -645,17 +678,14 @@ impl<T: Target> Search<'_, T> {
             let mut spare: Vec<(usize, usize)> =
                 empty.into_iter().filter(|&unit| unit != into).collect();
             self.rng.shuffle(&mut spare);
-            let mut spare = spare.into_iter();
-            while !self.target.is_unique(&board, self.budget)? {
-                // Never out: with every spare unit back the board is the grid less `out`,
-                // which has one solution (another would change the digit of an empty cell,
-                // and then one more in its row and one more in its column: the other empty
-                // cell cannot be both). Were it out, `carve` must not get two solutions.
-                let Some(unit) = spare.next() else {
-                    continue 'moves;
-                };
-                restore(&mut board, grid, unit);
-            }
+            // Never `None`: with every spare unit back the board is the grid less `out`,
+            // which has one solution (another would change the digit of an empty cell, and
+            // then one more in its row and one more in its column: the other empty cell
+            // cannot be both). Were it `None`, `carve` must not get two solutions.
+            let Some(board) = put_back_until_unique(self.target, board, grid, &spare, self.budget)?
+            else {
+                continue 'moves;
+            };
             let mut order: Vec<(usize, usize)> = units
                 .into_iter()
                 .filter(|&unit| board.get(Cell::from_index(unit.0)).is_some() && unit != into)
@@ -674,6 +704,39 @@ impl<T: Target> Search<'_, T> {
         }
         Ok(None)
     }
+}
+
+/// `board`, a part of `grid`, with the fewest units of `spare` put back, in their order, that
+/// leave it one solution; `None` when even all of them leave another.
+///
+/// A unit whose cells agree with another solution leaves that solution standing, so every
+/// unit up to the first that rules it out goes back at once: the board that a search after
+/// each unit would reach, for one search per solution ruled out rather than one per unit.
+fn put_back_until_unique(
+    target: &mut impl Target,
+    mut board: Board,
+    grid: &Board,
+    mut spare: &[(usize, usize)],
+    budget: &Budget,
+) -> Result<Option<Board>, Exhausted> {
+    while let Some(other) = target.other_solution(&board, grid, budget)? {
+        let Some(ruling_out) = spare
+            .iter()
+            .position(|&(a, b)| differs(&other, grid, a) || differs(&other, grid, b))
+        else {
+            return Ok(None);
+        };
+        for &unit in &spare[..=ruling_out] {
+            restore(&mut board, grid, unit);
+        }
+        spare = &spare[ruling_out + 1..];
+    }
+    Ok(Some(board))
+}
+
+/// Whether two boards hold different digits at `index`.
+fn differs(one: &Board, other: &Board, index: usize) -> bool {
+    one.raw()[index] != other.raw()[index]
 }
 
 /// Gives the cells of `unit` their digits from `grid`.
@@ -864,13 +927,112 @@ mod tests {
         };
         let grid = random_grid(&mut SplitMix64::new(5));
         assert_removals_judged_as_counted(&mut target, &grid, 5);
-        // A pair of twins is judged by counting: the same answer whatever `solution` says.
+        // A pair of twins is judged without `solution` (here by the peers' clues, which
+        // force both cells; else by counting): the same answer whatever it says.
         let twins = (10, CELLS - 11);
         let mut smaller = grid;
         restore(&mut smaller, &Board::empty(), twins);
         assert!(target
             .stays_unique(&smaller, twins, &Board::empty(), &budget)
             .unwrap());
+    }
+
+    /// Carving full grids, with and without symmetry: every removal judged by the peers'
+    /// clues alone (the first ones) or by a search is judged as counting to 2 judges it, and
+    /// both kinds occur.
+    #[test]
+    fn a_removal_forced_by_its_peers_needs_no_search_and_is_judged_rightly() {
+        let budget = Budget::unlimited();
+        let mut solver = Solver::new();
+        let mut target = ClassicTarget {
+            solver: &mut solver,
+        };
+        for seed in 0..12 {
+            let mut rng = SplitMix64::new(seed);
+            let grid = random_grid(&mut rng);
+            for symmetry in [Symmetry::None, Symmetry::Rotational] {
+                let mut order = removal_units(symmetry);
+                rng.shuffle(&mut order);
+                let mut puzzle = grid;
+                let (mut by_peers, mut by_search) = (0, 0);
+                for &(a, b) in &order {
+                    let mut smaller = puzzle;
+                    restore(&mut smaller, &Board::empty(), (a, b));
+                    let forced = forced_by_peers(target.geometry(), &smaller, a)
+                        && forced_by_peers(target.geometry(), &smaller, b);
+                    let judged = target
+                        .stays_unique(&smaller, (a, b), &grid, &budget)
+                        .unwrap();
+                    let counted = target.is_unique(&smaller, &budget).unwrap();
+                    assert_eq!(judged, counted, "removing {a} and {b} from {puzzle}");
+                    if forced {
+                        assert!(counted, "{a} and {b} forced in {smaller}");
+                        by_peers += 1;
+                    } else {
+                        by_search += 1;
+                    }
+                    if judged {
+                        puzzle = smaller;
+                    }
+                }
+                assert!(
+                    by_peers >= 5 && by_search >= 5,
+                    "seed {seed}, {symmetry:?}: {by_peers} by the peers, {by_search} searched"
+                );
+            }
+        }
+    }
+
+    /// The climb's put-back ends on the board that putting the spare units back one at a
+    /// time, with a count after each, ends on; and it does put back several at once.
+    #[test]
+    fn spare_units_go_back_as_one_count_after_each_would_put_them() {
+        let budget = Budget::unlimited();
+        let mut solver = Solver::new();
+        let mut target = ClassicTarget {
+            solver: &mut solver,
+        };
+        let mut several = 0;
+        for seed in 0..30 {
+            let mut rng = SplitMix64::new(seed);
+            let grid = random_grid(&mut rng);
+            let (puzzle, _) =
+                minimal(&grid, Symmetry::None, &mut rng, &mut target, &budget).unwrap();
+            // A climbing move: one clue out, one empty cell given its digit.
+            let filled: Vec<usize> = (0..CELLS).filter(|&i| puzzle.raw()[i] != 0).collect();
+            let empty: Vec<usize> = (0..CELLS).filter(|&i| puzzle.raw()[i] == 0).collect();
+            let (out, into) = (
+                filled[rng.below(filled.len())],
+                empty[rng.below(empty.len())],
+            );
+            let mut board = puzzle;
+            board.set(Cell::from_index(out), None);
+            restore(&mut board, &grid, (into, into));
+            let mut spare: Vec<(usize, usize)> = empty
+                .iter()
+                .filter(|&&i| i != into)
+                .map(|&i| (i, i))
+                .collect();
+            rng.shuffle(&mut spare);
+
+            let mut one_at_a_time = board;
+            let mut rest = spare.iter();
+            let expected = loop {
+                if target.is_unique(&one_at_a_time, &budget).unwrap() {
+                    break Some(one_at_a_time);
+                }
+                match rest.next() {
+                    Some(&unit) => restore(&mut one_at_a_time, &grid, unit),
+                    None => break None,
+                }
+            };
+            let got = put_back_until_unique(&mut target, board, &grid, &spare, &budget).unwrap();
+            assert_eq!(got, expected, "seed {seed}");
+            if expected.is_some_and(|b| b.given_count() > board.given_count() + 1) {
+                several += 1;
+            }
+        }
+        assert!(several > 0, "no move needed two units back");
     }
 
     fn rated(

@@ -177,14 +177,16 @@ impl Target for VariantTarget<'_> {
         without: Option<(usize, u8)>,
         limit: u32,
         budget: &Budget,
-    ) -> Result<u32, Exhausted> {
+    ) -> Result<Counted<Board>, Exhausted> {
         let Ok(puzzle) = Puzzle::new(givens.to_grid(), self.rules.clone()) else {
-            return Ok(0);
+            return Ok(Counted::none());
         };
         let counted = self
             .solver
             .count_solutions_without(&puzzle, without, limit, budget)?;
-        Ok(counted.count)
+        Ok(counted.map(|solution| {
+            Board::from_grid(solution.grid()).unwrap_or_else(|| unreachable!("a 9x9 grid"))
+        }))
     }
 
     fn geometry(&self) -> &Geometry {

@@ -260,6 +260,16 @@ pub struct Counted<S = Solution> {
 }
 
 impl<S> Counted<S> {
+    /// No solution and no search: what givens that clash have.
+    pub(crate) fn none() -> Counted<S> {
+        Counted {
+            count: 0,
+            first: None,
+            second: None,
+            stats: Stats::default(),
+        }
+    }
+
     /// Exactly one solution (meaningful when the limit was at least 2).
     pub fn is_unique(&self) -> bool {
         self.count == 1

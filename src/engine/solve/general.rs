@@ -67,7 +67,7 @@ use crate::engine::budget::{Budget, Exhausted, Meter};
 use crate::engine::model::constraints::propagators::{revise, Propagator};
 use crate::engine::model::constraints::Houses;
 use crate::engine::model::grid::{Cell, Grid, Shape};
-use crate::engine::model::puzzle::{Counted, Puzzle, Solution, Stats};
+use crate::engine::model::puzzle::{Counted, Puzzle, Solution};
 use crate::engine::model::sums::{mask_sum, ComboTable};
 
 /// Weighted operations per unit of work: about a microsecond of CPU. Each kind of operation
@@ -716,12 +716,7 @@ impl GeneralSolver {
             self.frames[index] &= !(1 << (digit - 1));
         }
 
-        let mut counted = Counted {
-            count: 0,
-            first: None,
-            second: None,
-            stats: Stats::default(),
-        };
+        let mut counted = Counted::none();
         if self.layout.impossible {
             return Ok(counted);
         }
