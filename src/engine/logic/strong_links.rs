@@ -276,7 +276,12 @@ fn is_better(chain: &Chain, best: Option<&Chain>) -> bool {
 /// can be weakly linked to: two groups share a unit exactly when some unit holds each.
 struct DigitGraph {
     links: Vec<Link>,
-    next: Vec<Vec<(usize, usize)>>,
+    /// For each link end (`2 * link + side`), the link ends it can be weakly linked to, as
+    /// (link, side): end `e`'s are `next[next_start[e]..next_start[e + 1]]`. One flat list,
+    /// not one per end: a grade rebuilds the graphs whenever its marks change, and a list
+    /// per end cost an allocation each.
+    next: Vec<(usize, usize)>,
+    next_start: Vec<usize>,
 }
 
 /// What the link graphs were built from: the geometry's id and the marks.
@@ -291,40 +296,69 @@ thread_local! {
 impl DigitGraph {
     fn new(marks: &Candidates, d: usize) -> DigitGraph {
         let g = marks.geometry();
+        let units = g.unit_count();
         let mut links = Vec::new();
-        for k in 0..g.unit_count() {
+        for k in 0..units {
             links_in(marks, k, d, &mut links);
         }
-        let holding: Vec<u64> = (0..2 * links.len())
+        let ends = 2 * links.len();
+        let holding: Vec<u64> = (0..ends)
             .map(|end| g.units_holding(links[end / 2].ends[end % 2]))
             .collect();
-        let mut held_by: Vec<Vec<usize>> = vec![Vec::new(); g.unit_count()];
-        for (end, &units) in holding.iter().enumerate() {
-            for (u, ends) in held_by.iter_mut().enumerate() {
-                if units >> u & 1 != 0 {
-                    ends.push(end);
-                }
-            }
+        // Each unit's ends, ascending: unit u's are `held[held_start[u]..held_start[u + 1]]`.
+        let mut held_start = vec![0usize; units + 1];
+        for &unit_set in &holding {
+            for_each_unit(unit_set, |u| held_start[u + 1] += 1);
         }
-        let next: Vec<Vec<(usize, usize)>> = (0..2 * links.len())
-            .map(|from| {
-                let mut to: Vec<usize> = held_by
-                    .iter()
-                    .enumerate()
-                    .filter(|&(u, _)| holding[from] >> u & 1 != 0)
-                    .flat_map(|(_, ends)| ends.iter().copied())
-                    .filter(|&to| to / 2 != from / 2)
-                    .collect();
-                to.sort_unstable();
-                to.dedup();
-                to.into_iter().map(|to| (to / 2, to % 2)).collect()
-            })
-            .collect();
-        super::work::count(
-            (g.unit_count() + holding.len() * g.unit_count()) as u64
-                + next.iter().map(|n| n.len() as u64).sum::<u64>(),
-        );
-        DigitGraph { links, next }
+        for u in 0..units {
+            held_start[u + 1] += held_start[u];
+        }
+        let mut held = vec![0usize; held_start[units]];
+        let mut filled = held_start.clone();
+        for (end, &unit_set) in holding.iter().enumerate() {
+            for_each_unit(unit_set, |u| {
+                held[filled[u]] = end;
+                filled[u] += 1;
+            });
+        }
+        let mut next = Vec::new();
+        let mut next_start = Vec::with_capacity(ends + 1);
+        next_start.push(0);
+        let mut to: Vec<usize> = Vec::new();
+        for (from, &unit_set) in holding.iter().enumerate() {
+            to.clear();
+            for_each_unit(unit_set, |u| {
+                to.extend(
+                    held[held_start[u]..held_start[u + 1]]
+                        .iter()
+                        .copied()
+                        .filter(|&end| end / 2 != from / 2),
+                );
+            });
+            to.sort_unstable();
+            to.dedup();
+            next.extend(to.iter().map(|&end| (end / 2, end % 2)));
+            next_start.push(next.len());
+        }
+        super::work::count((units + holding.len() * units + next.len()) as u64);
+        DigitGraph {
+            links,
+            next,
+            next_start,
+        }
+    }
+
+    /// The link ends that `end` can be weakly linked to.
+    fn next_of(&self, end: usize) -> &[(usize, usize)] {
+        &self.next[self.next_start[end]..self.next_start[end + 1]]
+    }
+}
+
+/// Calls `f` with each unit of a set of units, ascending.
+fn for_each_unit(mut unit_set: u64, mut f: impl FnMut(usize)) {
+    while unit_set != 0 {
+        f(unit_set.trailing_zeros() as usize);
+        unit_set &= unit_set - 1;
     }
 }
 
@@ -341,25 +375,23 @@ fn search_digit(
     if links.len() < count {
         return;
     }
-    let graph = Graph {
-        links,
-        next: &digit_graph.next,
-    };
     let mut path: Vec<(usize, usize)> = Vec::with_capacity(count);
     for (first, link) in links.iter().enumerate() {
         for side in 0..2 {
             path.push((first, side));
-            extend(marks, d, &graph, count, base, &mut path, link.places, best);
+            extend(
+                marks,
+                d,
+                digit_graph,
+                count,
+                base,
+                &mut path,
+                link.places,
+                best,
+            );
             path.pop();
         }
     }
-}
-
-/// The links of one digit and, for each link end (`2 * link + side`), the link ends it can be
-/// weakly linked to.
-struct Graph<'a> {
-    links: &'a [Link],
-    next: &'a [Vec<(usize, usize)>],
 }
 
 /// Depth-first: `path` holds (link, start side) pairs; extend it by links whose start group
@@ -368,14 +400,14 @@ struct Graph<'a> {
 fn extend(
     marks: &Candidates,
     d: usize,
-    graph: &Graph,
+    graph: &DigitGraph,
     count: usize,
     base: u16,
     path: &mut Vec<(usize, usize)>,
     used: CellSet,
     best: &mut Option<(usize, Chain)>,
 ) {
-    let links = graph.links;
+    let links = &graph.links;
     super::work::count(1);
     if path.len() == count {
         super::work::count(path.len() as u64);
@@ -387,7 +419,7 @@ fn extend(
         return;
     }
     let &(last, side) = path.last().expect("path starts non-empty");
-    for &(next, next_side) in &graph.next[2 * last + 1 - side] {
+    for &(next, next_side) in graph.next_of(2 * last + 1 - side) {
         if !(links[next].places & used).is_empty() {
             continue;
         }
