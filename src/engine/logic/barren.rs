@@ -25,6 +25,8 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use foldhash::fast::FixedState;
+
 use super::candidates::Candidates;
 use super::cellset::CellSet;
 
@@ -61,7 +63,7 @@ const DIGITS: usize = 9;
 struct Memory {
     geometry: u64,
     barren: [[Option<CellSet>; DIGITS]; SEARCHES],
-    exclusions: HashMap<[u8; 3], Excluders>,
+    exclusions: HashMap<[u8; 3], Excluders, FixedState>,
 }
 
 impl Memory {
@@ -69,7 +71,7 @@ impl Memory {
         Memory {
             geometry,
             barren: [[None; DIGITS]; SEARCHES],
-            exclusions: HashMap::new(),
+            exclusions: HashMap::default(),
         }
     }
 }
