@@ -14,6 +14,11 @@ use std::time::{Duration, Instant};
 use sudoku_service::engine::{Budget, Difficulty, Engine, Symmetry, Variant};
 use sudoku_service::http::config::DEFAULT_GENERATE_WORK_BUDGET;
 
+/// The service's allocator (see `src/main.rs`): `/v1/generate` and the bank CLI run on it,
+/// and a grade allocates often enough for the allocator to show in its time.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// What one row measures: a variant (or classic) at a level (or unrated).
 #[derive(Clone, Copy)]
 struct Target {
