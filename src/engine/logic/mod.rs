@@ -54,6 +54,7 @@ use crate::engine::model::grid::{Cell, Digit};
 use crate::engine::model::validate::Unit;
 
 pub use candidates::Candidates;
+pub(crate) use cellset::CellSet;
 pub use geometry::Geometry;
 #[cfg(test)]
 pub use grade::grade;
