@@ -4,8 +4,9 @@
 //! 1. A random full grid: a depth-first fill that picks the most constrained cell and tries its
 //!    digits in shuffled order (on an empty grid this almost never backtracks).
 //! 2. Clues are removed in a shuffled order (for [`Symmetry::Rotational`], a cell together with
-//!    its 180-degree twin) while the puzzle keeps exactly one solution: for a single cell,
-//!    one search for a solution without the removed digit
+//!    its 180-degree twin) while the puzzle keeps exactly one solution: where the clues left
+//!    decide the emptied cells (naked or hidden singles), without a search; else for a single
+//!    cell, one search for a solution without the removed digit
 //!    ([`Solver::count_solutions_without`]: any second solution differs there), for twins a
 //!    count to 2. This minimal puzzle is rated, the rating stopping as soon as a step above
 //!    the requested maximum shows it is too hard; for `extreme`, also once the solve has
@@ -15,7 +16,8 @@
 //!    range; a clue that would make it easier than the minimum is skipped.
 //! 4. Too easy but within 2.0 of the minimum: a local search climbs: one clue moves to another
 //!    cell (with more of the grid's clues put back, in shuffled order, until the puzzle has one
-//!    solution again), the puzzle is made minimal again but for the moved clue, and the move
+//!    solution again: all up to the first that rules out the other solution found, at once),
+//!    the puzzle is made minimal again but for the moved clue, and the move
 //!    is kept when the rating does not drop, until it is in range or the moves run out. From
 //!    further below, a fresh minimal puzzle is cheaper.
 //! 5. Still off target: another removal order, then a fresh grid, until the caller's work
@@ -50,7 +52,8 @@ use crate::engine::solve::band::Solver;
 
 /// The generators' version: bumped whenever a request and seed may give another puzzle than
 /// before (a changed method, technique, rating or work meter), so that the entity tags of
-/// cached generations change with it. 2: work units calibrated against CPU time. 3: the
+/// cached generations change with it. A change that only leaves work out keeps it: every
+/// puzzle found is the one found before, and a seed that ran out of work may now find one. 2: work units calibrated against CPU time. 3: the
 /// general solver's locked candidates (its first solutions and units may differ), and
 /// Jigsaw layouts that traded back to the boxes traded on. 4: candidates for `extreme`
 /// given up past the hard part of their solve ([`enough_for`]). 5: a grade's finders skip
@@ -253,8 +256,9 @@ pub(crate) trait Target {
     fn is_unique(&mut self, givens: &Board, budget: &Budget) -> Result<bool, Exhausted> {
         Ok(self.count(givens, None, 2, budget)?.count == 1)
     }
-    /// A solution of `givens` other than `grid`, which is one of theirs; `None` when `grid`
-    /// is their only one.
+    /// A solution of `givens` other than `grid`; `None` when `grid` is their only one.
+    /// `givens` must be a part of `grid`, a full grid obeying the rules (so they have at
+    /// least that solution).
     fn other_solution(
         &mut self,
         givens: &Board,
@@ -262,6 +266,7 @@ pub(crate) trait Target {
         budget: &Budget,
     ) -> Result<Option<Board>, Exhausted> {
         let counted = self.count(givens, None, 2, budget)?;
+        debug_assert!(counted.count >= 1, "{givens} is a part of {grid}");
         Ok([counted.first, counted.second]
             .into_iter()
             .flatten()
@@ -270,7 +275,8 @@ pub(crate) trait Target {
     /// Whether `givens` still have one solution, where they are a puzzle whose one solution
     /// is `solution`, with the clues of `removed` taken out.
     ///
-    /// Another solution of the smaller puzzle would differ from `solution` in a removed
+    /// Where the clues left decide every emptied cell ([`forced_by_clues`]), they do,
+    /// without a search. Else: another solution of the smaller puzzle would differ from `solution` in a removed
     /// cell: else it would solve the puzzle before the removal, which had only `solution`.
     /// So for one cell, one search for a solution without its digit answers the question,
     /// and leaves out `solution`'s branch, which a count to 2 searches too. A pair of twins
@@ -285,6 +291,10 @@ pub(crate) trait Target {
         solution: &Board,
         budget: &Budget,
     ) -> Result<bool, Exhausted> {
+        debug_assert!(
+            (0..CELLS).all(|i| givens.raw()[i] == 0 || givens.raw()[i] == solution.raw()[i]),
+            "{givens} is a part of {solution}"
+        );
         let geometry = self.geometry();
         let forced = |cell: usize| forced_by_clues(geometry, givens, cell, solution.raw()[cell]);
         if forced(a) && (a == b || forced(b)) {
@@ -317,13 +327,13 @@ pub(crate) trait Target {
 /// keeps about half of its removals this way, and a search costs far more than these looks
 /// at a few dozen cells.
 fn forced_by_clues(geometry: &Geometry, givens: &Board, cell: usize, digit: u8) -> bool {
-    debug_assert!((1..=9).contains(&digit));
+    debug_assert!((1..=9).contains(&digit), "the solution's digit");
     let raw = givens.raw();
     let seen = geometry
         .peers(cell)
         .iter()
         .fold(0u16, |seen, p| seen | (1u16 << raw[p] >> 1));
-    if seen.count_ones() == 8 {
+    if seen == 0x1FF & !(1 << (digit - 1)) {
         return true;
     }
     let holding: CellSet = (0..CELLS).filter(|&i| raw[i] == digit).collect();
@@ -718,8 +728,8 @@ impl<T: Target> Search<'_, T> {
     }
 }
 
-/// `board`, a part of `grid`, with the fewest units of `spare` put back, in their order, that
-/// leave it one solution; `None` when even all of them leave another.
+/// `board`, a part of `grid`, with the shortest start of `spare` put back that leaves it one
+/// solution; `None` when even all of `spare` leaves another.
 ///
 /// A unit whose cells agree with another solution leaves that solution standing, so every
 /// unit up to the first that rules it out goes back at once: the board that a search after
@@ -920,6 +930,87 @@ pub(crate) fn assert_removals_judged_as_counted(target: &mut impl Target, grid: 
     assert!(stays > 0 && goes > 0, "both answers: {stays} / {goes}");
 }
 
+/// A target that counts the searches of the one it wraps (every default method searches
+/// through `count`).
+#[cfg(test)]
+pub(crate) struct Searches<'t, T: Target> {
+    pub(crate) inner: &'t mut T,
+    pub(crate) made: u32,
+}
+
+#[cfg(test)]
+impl<T: Target> Target for Searches<'_, T> {
+    fn new_grid(&mut self, rng: &mut SplitMix64, budget: &Budget) -> Result<Board, Exhausted> {
+        self.inner.new_grid(rng, budget)
+    }
+
+    fn count(
+        &mut self,
+        givens: &Board,
+        without: Option<(usize, u8)>,
+        limit: u32,
+        budget: &Budget,
+    ) -> Result<Counted<Board>, Exhausted> {
+        self.made += 1;
+        self.inner.count(givens, without, limit, budget)
+    }
+
+    fn geometry(&self) -> &Geometry {
+        self.inner.geometry()
+    }
+
+    fn rules(&self) -> Rules {
+        self.inner.rules()
+    }
+}
+
+/// For tests of a [`Target`]'s `stays_unique`: carving all of `grid` (the target's last
+/// grid) down a random order of `symmetry`'s units, every removal is judged as counting to 2
+/// judges it, and a removal whose emptied cells the clues decide makes no search. Returns
+/// the removals judged by the clues and those searched.
+#[cfg(test)]
+pub(crate) fn assert_carving_judged_as_counted(
+    target: &mut impl Target,
+    grid: &Board,
+    seed: u64,
+    symmetry: Symmetry,
+) -> (u32, u32) {
+    let budget = Budget::unlimited();
+    let mut target = Searches {
+        inner: target,
+        made: 0,
+    };
+    let mut rng = SplitMix64::new(seed);
+    let mut order = removal_units(symmetry);
+    rng.shuffle(&mut order);
+    let mut puzzle = *grid;
+    let (mut by_clues, mut by_search) = (0, 0);
+    for &(a, b) in &order {
+        let mut smaller = puzzle;
+        restore(&mut smaller, &Board::empty(), (a, b));
+        let forced = [a, b]
+            .into_iter()
+            .all(|cell| forced_by_clues(target.geometry(), &smaller, cell, grid.raw()[cell]));
+        let before = target.made;
+        let judged = target
+            .stays_unique(&smaller, (a, b), grid, &budget)
+            .unwrap();
+        let searched = target.made > before;
+        let counted = target.is_unique(&smaller, &budget).unwrap();
+        assert_eq!(judged, counted, "removing {a} and {b} from {puzzle}");
+        assert_eq!(searched, !forced, "removing {a} and {b} from {puzzle}");
+        if forced {
+            by_clues += 1;
+        } else {
+            by_search += 1;
+        }
+        if judged {
+            puzzle = smaller;
+        }
+    }
+    (by_clues, by_search)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -929,7 +1020,8 @@ mod tests {
     use crate::engine::model::validate::validate;
 
     /// The classic target's test of a removal (one search without the removed digit) says
-    /// what counting to 2 says; twins are counted as before.
+    /// what counting to 2 says; twins are counted as before (a pair the clues decide is
+    /// tested by `a_removal_forced_by_the_clues_needs_no_search_and_is_judged_rightly`).
     #[test]
     fn a_removal_is_judged_as_counting_to_two_judges_it() {
         let budget = Budget::unlimited();
@@ -949,44 +1041,19 @@ mod tests {
     }
 
     /// Carving full grids, with and without symmetry: every removal judged by the clues
-    /// alone (the first ones) or by a search is judged as counting to 2 judges it, and both
-    /// kinds occur.
+    /// alone (the first ones, without a search) or by a search is judged as counting to 2
+    /// judges it, and both kinds occur.
     #[test]
     fn a_removal_forced_by_the_clues_needs_no_search_and_is_judged_rightly() {
-        let budget = Budget::unlimited();
         let mut solver = Solver::new();
         let mut target = ClassicTarget {
             solver: &mut solver,
         };
         for seed in 0..12 {
-            let mut rng = SplitMix64::new(seed);
-            let grid = random_grid(&mut rng);
+            let grid = random_grid(&mut SplitMix64::new(seed));
             for symmetry in [Symmetry::None, Symmetry::Rotational] {
-                let mut order = removal_units(symmetry);
-                rng.shuffle(&mut order);
-                let mut puzzle = grid;
-                let (mut by_clues, mut by_search) = (0, 0);
-                for &(a, b) in &order {
-                    let mut smaller = puzzle;
-                    restore(&mut smaller, &Board::empty(), (a, b));
-                    let forced = [a, b].into_iter().all(|cell| {
-                        forced_by_clues(target.geometry(), &smaller, cell, grid.raw()[cell])
-                    });
-                    let judged = target
-                        .stays_unique(&smaller, (a, b), &grid, &budget)
-                        .unwrap();
-                    let counted = target.is_unique(&smaller, &budget).unwrap();
-                    assert_eq!(judged, counted, "removing {a} and {b} from {puzzle}");
-                    if forced {
-                        assert!(counted, "{a} and {b} forced in {smaller}");
-                        by_clues += 1;
-                    } else {
-                        by_search += 1;
-                    }
-                    if judged {
-                        puzzle = smaller;
-                    }
-                }
+                let (by_clues, by_search) =
+                    assert_carving_judged_as_counted(&mut target, &grid, seed, symmetry);
                 assert!(
                     by_clues >= 5 && by_search >= 5,
                     "seed {seed}, {symmetry:?}: {by_clues} by the clues, {by_search} searched"
@@ -996,55 +1063,65 @@ mod tests {
     }
 
     /// The climb's put-back ends on the board that putting the spare units back one at a
-    /// time, with a count after each, ends on; and it does put back several at once.
+    /// time, with a count after each, ends on (with and without symmetry), never with more
+    /// searches, and with fewer when several units go back.
     #[test]
     fn spare_units_go_back_as_one_count_after_each_would_put_them() {
         let budget = Budget::unlimited();
         let mut solver = Solver::new();
-        let mut target = ClassicTarget {
+        let mut classic = ClassicTarget {
             solver: &mut solver,
         };
-        let mut several = 0;
-        for seed in 0..30 {
-            let mut rng = SplitMix64::new(seed);
-            let grid = random_grid(&mut rng);
-            let (puzzle, _) =
-                minimal(&grid, Symmetry::None, &mut rng, &mut target, &budget).unwrap();
-            // A climbing move: one clue out, one empty cell given its digit.
-            let filled: Vec<usize> = (0..CELLS).filter(|&i| puzzle.raw()[i] != 0).collect();
-            let empty: Vec<usize> = (0..CELLS).filter(|&i| puzzle.raw()[i] == 0).collect();
-            let (out, into) = (
-                filled[rng.below(filled.len())],
-                empty[rng.below(empty.len())],
-            );
-            let mut board = puzzle;
-            board.set(Cell::from_index(out), None);
-            restore(&mut board, &grid, (into, into));
-            let mut spare: Vec<(usize, usize)> = empty
-                .iter()
-                .filter(|&&i| i != into)
-                .map(|&i| (i, i))
-                .collect();
-            rng.shuffle(&mut spare);
+        let mut target = Searches {
+            inner: &mut classic,
+            made: 0,
+        };
+        let mut fewer = 0;
+        for symmetry in [Symmetry::None, Symmetry::Rotational] {
+            for seed in 0..30 {
+                let mut rng = SplitMix64::new(seed);
+                let grid = random_grid(&mut rng);
+                let (puzzle, _) = minimal(&grid, symmetry, &mut rng, &mut target, &budget).unwrap();
+                // A climbing move: one unit of clues out, one empty unit given its digits.
+                let units = removal_units(symmetry);
+                let (filled, empty): (Vec<_>, Vec<_>) =
+                    units.into_iter().partition(|&(a, _)| puzzle.raw()[a] != 0);
+                let (out, into) = (
+                    filled[rng.below(filled.len())],
+                    empty[rng.below(empty.len())],
+                );
+                let mut board = puzzle;
+                restore(&mut board, &Board::empty(), out);
+                restore(&mut board, &grid, into);
+                let mut spare: Vec<(usize, usize)> =
+                    empty.into_iter().filter(|&unit| unit != into).collect();
+                rng.shuffle(&mut spare);
 
-            let mut one_at_a_time = board;
-            let mut rest = spare.iter();
-            let expected = loop {
-                if target.is_unique(&one_at_a_time, &budget).unwrap() {
-                    break Some(one_at_a_time);
+                let before = target.made;
+                let mut one_at_a_time = board;
+                let mut rest = spare.iter();
+                let expected = loop {
+                    if target.is_unique(&one_at_a_time, &budget).unwrap() {
+                        break Some(one_at_a_time);
+                    }
+                    match rest.next() {
+                        Some(&unit) => restore(&mut one_at_a_time, &grid, unit),
+                        None => break None,
+                    }
+                };
+                let counts_one_at_a_time = target.made - before;
+                let before = target.made;
+                let got =
+                    put_back_until_unique(&mut target, board, &grid, &spare, &budget).unwrap();
+                let counts = target.made - before;
+                assert_eq!(got, expected, "seed {seed}, {symmetry:?}");
+                assert!(counts <= counts_one_at_a_time, "seed {seed}, {symmetry:?}");
+                if counts < counts_one_at_a_time {
+                    fewer += 1;
                 }
-                match rest.next() {
-                    Some(&unit) => restore(&mut one_at_a_time, &grid, unit),
-                    None => break None,
-                }
-            };
-            let got = put_back_until_unique(&mut target, board, &grid, &spare, &budget).unwrap();
-            assert_eq!(got, expected, "seed {seed}");
-            if expected.is_some_and(|b| b.given_count() > board.given_count() + 1) {
-                several += 1;
             }
         }
-        assert!(several > 0, "no move needed two units back");
+        assert!(fewer >= 5, "{fewer} moves made fewer counts");
     }
 
     fn rated(

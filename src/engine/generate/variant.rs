@@ -324,6 +324,34 @@ mod tests {
         }
     }
 
+    /// Each variant's carving of a full grid, with and without symmetry: the removals its
+    /// houses' clues decide need no search, and every verdict is what counting to 2 says.
+    #[test]
+    fn a_removal_forced_by_the_clues_is_judged_as_counting_to_two_judges_it() {
+        for variant in Variant::ALL {
+            let mut solver = GeneralSolver::new();
+            let mut target = VariantTarget::new(variant, &mut solver);
+            for seed in 0..3 {
+                let grid = target
+                    .new_grid(&mut SplitMix64::new(seed), &Budget::unlimited())
+                    .unwrap();
+                for symmetry in [Symmetry::None, Symmetry::Rotational] {
+                    let (by_clues, by_search) =
+                        crate::engine::generate::assert_carving_judged_as_counted(
+                            &mut target,
+                            &grid,
+                            seed,
+                            symmetry,
+                        );
+                    assert!(
+                        by_clues >= 5 && by_search >= 5,
+                        "{variant:?} seed {seed}, {symmetry:?}: {by_clues} by the clues, {by_search} searched"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn each_variant_gives_a_unique_puzzle_its_solution_obeys() {
         for variant in Variant::ALL {

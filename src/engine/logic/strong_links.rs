@@ -302,8 +302,10 @@ impl DigitGraph {
             links_in(marks, k, d, &mut links);
         }
         let ends = 2 * links.len();
+        // Only the geometry's units (an empty set of cells would be held by all 64).
+        let in_geometry = u64::MAX >> (64 - units);
         let holding: Vec<u64> = (0..ends)
-            .map(|end| g.units_holding(links[end / 2].ends[end % 2]))
+            .map(|end| g.units_holding(links[end / 2].ends[end % 2]) & in_geometry)
             .collect();
         // Each unit's ends, ascending: unit u's are `held[held_start[u]..held_start[u + 1]]`.
         let mut held_start = vec![0usize; units + 1];
