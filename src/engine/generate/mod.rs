@@ -53,10 +53,11 @@ use crate::engine::solve::band::Solver;
 /// The generators' version: bumped whenever a request and seed may give another puzzle than
 /// before (a changed method, technique, rating or work meter), so that the entity tags of
 /// cached generations change with it. A change that only leaves work out keeps it: every
-/// puzzle found is the one found before, and a seed that ran out of work may now find one. 2: work units calibrated against CPU time. 3: the
-/// general solver's locked candidates (its first solutions and units may differ), and
-/// Jigsaw layouts that traded back to the boxes traded on. 4: candidates for `extreme`
-/// given up past the hard part of their solve ([`enough_for`]). 5: a grade's finders skip
+/// puzzle found is the one found before, and a seed that ran out of work may now find one.
+/// 2: work units calibrated against CPU time. 3: the general solver's locked candidates (its
+/// first solutions and units may differ), and Jigsaw layouts that traded back to the boxes
+/// traded on. 4: candidates for `extreme` given up past the hard part of their solve
+/// ([`enough_for`]). 5: a grade's finders skip
 /// what they already found barren, so a grade is charged less work and a candidate once
 /// over [`GRADE_WORK`] may now be kept. 6: a puzzle beyond every technique is rated at least
 /// 9.5, not 9.0, so a range without a maximum starting above 9.0 (up to 9.5) now takes it.
@@ -276,8 +277,9 @@ pub(crate) trait Target {
     /// is `solution`, with the clues of `removed` taken out.
     ///
     /// Where the clues left decide every emptied cell ([`forced_by_clues`]), they do,
-    /// without a search. Else: another solution of the smaller puzzle would differ from `solution` in a removed
-    /// cell: else it would solve the puzzle before the removal, which had only `solution`.
+    /// without a search. Else: another solution of the smaller puzzle would differ from
+    /// `solution` in a removed cell: else it would solve the puzzle before the removal, which
+    /// had only `solution`.
     /// So for one cell, one search for a solution without its digit answers the question,
     /// and leaves out `solution`'s branch, which a count to 2 searches too. A pair of twins
     /// would take two such searches (without the first cell's digit, then with it and

@@ -345,7 +345,8 @@ mod tests {
                         );
                     assert!(
                         by_clues >= 5 && by_search >= 5,
-                        "{variant:?} seed {seed}, {symmetry:?}: {by_clues} by the clues, {by_search} searched"
+                        "{variant:?} seed {seed}, {symmetry:?}: \
+                         {by_clues} by the clues, {by_search} searched"
                     );
                 }
             }
