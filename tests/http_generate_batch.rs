@@ -334,6 +334,11 @@ async fn a_pattern_places_the_givens_exactly() {
             json!({"difficulty": "easy", "symmetry": "rotational", "pattern": PATTERN}),
             "/symmetry",
         ),
+        // Givens on a pattern are carved, never planted: carving reaches 9.1.
+        (
+            json!({"rating": {"min": 9.2}, "pattern": PATTERN}),
+            "/rating",
+        ),
     ] {
         let problem = expect_problem(
             post(&server, "/v1/generate", body.clone()).await,

@@ -240,6 +240,47 @@ async fn generate_takes_a_rating_range() {
     server.shutdown().await;
 }
 
+/// Above what carving reaches (9.1), a classic range without symmetry is met by a planted
+/// puzzle, as rated as any other; with symmetry, or above the planted puzzles' reach (9.9),
+/// it is refused at once, naming where the supported range ends.
+#[tokio::test]
+async fn ratings_above_carving_are_planted_without_symmetry() {
+    let server = TestServer::start().await;
+    let asked = json!({"rating": {"min": 9.2}, "seed": 2, "format": "line"});
+    let body = ok_json(post(&server, "/generate", asked).await).await;
+    let grade = &body["grade"];
+    let rating = grade["rating"]
+        .as_f64()
+        .or_else(|| grade["rating_at_least"].as_f64())
+        .unwrap();
+    assert!(rating >= 9.2, "{body}");
+    assert_eq!(body["difficulty"], "extreme");
+    assert_eq!(count(body["board"].as_str().unwrap()).count, 1);
+    let regraded = ok_json(post(&server, "/grade", json!({"board": body["board"]})).await).await;
+    assert_eq!(regraded["rating"], grade["rating"], "{regraded}");
+
+    for (bad, says) in [
+        (
+            json!({"rating": {"min": 9.2}, "symmetry": "rotational"}),
+            "up to rating 9.1",
+        ),
+        (json!({"rating": {"min": 10.0}}), "up to rating 9.9"),
+    ] {
+        let problem = expect_problem(
+            post(&server, "/generate", bad.clone()).await,
+            422,
+            "unsupported",
+        )
+        .await;
+        assert_eq!(problem["pointer"], "/rating", "{bad}");
+        assert!(
+            problem["detail"].as_str().unwrap().contains(says),
+            "{bad}: {problem}"
+        );
+    }
+    server.shutdown().await;
+}
+
 #[tokio::test]
 async fn generation_that_finds_nothing_in_range_says_so() {
     // A tiny generation budget: `extreme` cannot be reached with it.

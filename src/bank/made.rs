@@ -49,6 +49,11 @@ pub enum PatternConflict {
          symmetric instead"
     )]
     Symmetry,
+    #[error(
+        "givens on a pattern are carved from random grids, which reaches rating {highest}; \
+         ask for a range that starts at {highest} or below, or leave the pattern out"
+    )]
+    Rating { highest: Rating },
 }
 
 impl Asked {
@@ -56,7 +61,7 @@ impl Asked {
     /// puzzle of that variant can have the ratings asked for.
     pub fn new(what: Wanted, symmetry: Symmetry, as_rows: bool) -> Result<Asked, EngineError> {
         if let Wanted::Rated(variant, ratings) = &what {
-            Engine::check_reachable(*variant, ratings)?;
+            Engine::check_reachable(*variant, symmetry, ratings)?;
         }
         Ok(Asked {
             what,
@@ -74,6 +79,13 @@ impl Asked {
         }
         if self.symmetry != Symmetry::None {
             return Err(PatternConflict::Symmetry);
+        }
+        let highest = Engine::highest_in_pattern();
+        if self
+            .ratings()
+            .is_some_and(|ratings| *ratings.start() > highest)
+        {
+            return Err(PatternConflict::Rating { highest });
         }
         Ok(Asked {
             pattern: Some(pattern),

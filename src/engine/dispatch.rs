@@ -273,7 +273,7 @@ impl Engine {
         symmetry: Symmetry,
         budget: &Budget,
     ) -> Result<Generated, EngineError> {
-        Engine::check_reachable(variant, &ratings)?;
+        Engine::check_reachable(variant, symmetry, &ratings)?;
         Ok(match variant {
             None => generate::generate_rated(ratings, seed, symmetry, &mut self.classic, budget)?,
             Some(variant) => {
@@ -290,7 +290,7 @@ impl Engine {
         seed: u64,
         budget: &Budget,
     ) -> Result<Generated, EngineError> {
-        Engine::check_reachable(None, &ratings)?;
+        refuse_above("classic", Engine::highest_in_pattern(), &ratings)?;
         Ok(generate_in_pattern(
             pattern,
             ratings,
@@ -304,31 +304,42 @@ impl Engine {
     /// callers check it as they read a request, so such a request never takes a solver thread.
     pub fn check_reachable(
         variant: Option<Variant>,
+        symmetry: Symmetry,
         ratings: &RangeInclusive<Rating>,
     ) -> Result<(), EngineError> {
-        let highest = Engine::highest_reachable(variant);
-        if *ratings.start() > highest {
-            return Err(EngineError::NotGenerated(GenerateError::Unreachable {
-                kind: variant.map_or("classic", Variant::name),
-                min: *ratings.start(),
-                max: *ratings.end(),
-                highest,
-            }));
-        }
-        Ok(())
+        let kind = variant.map_or("classic", Variant::name);
+        refuse_above(kind, Engine::highest_reachable(variant, symmetry), ratings)
     }
 
     /// The highest rating (or bound, for a puzzle beyond the techniques) the generator of
-    /// `variant` (classic: `None`) has produced, over the `extreme` puzzles of 30 seeds and
-    /// ranges aimed above them (`examples/generate_reach.rs`, BENCHMARKS.md): a range that
+    /// `variant` (classic: `None`) has produced with `symmetry` within the default generation
+    /// budget, over 30 seeds (`examples/generate_reach.rs`, BENCHMARKS.md): a range that
     /// starts higher is refused at once, since searching for it would only spend the whole
-    /// generation budget. Raise it when the generator learns to reach further.
-    pub fn highest_reachable(variant: Option<Variant>) -> Rating {
-        Rating::from_tenths(match variant {
-            None | Some(Variant::Hyper) => 91,
-            Some(Variant::Jigsaw) => 94,
-            Some(Variant::X) | Some(Variant::Killer) => 101,
-        })
+    /// generation budget. Classic puzzles without symmetry reach furthest: above what carving
+    /// reaches they are planted ([`generate::planted`](crate::engine::generate)). Raise it
+    /// when a generator learns to reach further.
+    pub fn highest_reachable(variant: Option<Variant>, symmetry: Symmetry) -> Rating {
+        match (variant, symmetry) {
+            (None, Symmetry::None) => generate::PLANTED_REACH,
+            _ => Engine::highest_carved(variant),
+        }
+    }
+
+    /// The highest rating a classic puzzle with its givens on a pattern reaches: those are
+    /// carved, never planted.
+    pub fn highest_in_pattern() -> Rating {
+        Engine::highest_carved(None)
+    }
+
+    /// The highest rating carving random grids reaches for `variant`, with or without
+    /// symmetry, within the default generation budget.
+    fn highest_carved(variant: Option<Variant>) -> Rating {
+        match variant {
+            None => generate::CARVING_REACH,
+            Some(Variant::Hyper) => Rating::from_tenths(91),
+            Some(Variant::Jigsaw) => Rating::from_tenths(94),
+            Some(Variant::X) | Some(Variant::Killer) => Rating::from_tenths(101),
+        }
     }
 
     /// A new puzzle of `variant` with one solution under its rules, minimal but not graded,
@@ -356,6 +367,23 @@ fn classic_pair(board: &Grid, givens: &Grid, rules: &Rules) -> Option<(Board, Bo
         (Some(b), Some(g)) if rules.is_classic() => Some((b, g)),
         _ => None,
     }
+}
+
+/// [`GenerateError::Unreachable`] for a range starting above `highest`.
+fn refuse_above(
+    kind: &'static str,
+    highest: Rating,
+    ratings: &RangeInclusive<Rating>,
+) -> Result<(), EngineError> {
+    if *ratings.start() > highest {
+        return Err(EngineError::NotGenerated(GenerateError::Unreachable {
+            kind,
+            min: *ratings.start(),
+            max: *ratings.end(),
+            highest,
+        }));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -337,6 +337,7 @@ pub(super) fn wanted(request: &GenerateRequest, source: Source) -> Result<Asked,
         let pointer = match conflict {
             PatternConflict::Variant => "/variant",
             PatternConflict::Symmetry => "/symmetry",
+            PatternConflict::Rating { .. } => "/rating",
         };
         Problem::invalid_at(pointer, conflict.to_string())
     })

@@ -23,6 +23,11 @@
 //! 5. Still off target: another removal order, then a fresh grid, until the caller's work
 //!    budget or [`MAX_RATINGS`] runs out.
 //!
+//! A classic range without symmetry that starts above [`CARVING_REACH`] (what carving random
+//! grids reaches) is sought with planted puzzles instead ([`planted`]): a full grid drawn
+//! around a tridagon, carved so that the pattern stays, rated, and descended when too hard,
+//! each plant carved in [`ORDERS_PER_PLANT`] removal orders.
+//!
 //! # Contract
 //! A returned puzzle has exactly one solution and its rating is in the requested range (a
 //! puzzle beyond every technique counts as in range only when the range has no upper bound,
@@ -34,6 +39,7 @@
 
 pub(crate) mod killer;
 pub(crate) mod pattern;
+pub(crate) mod planted;
 pub(crate) mod variant;
 
 use std::ops::RangeInclusive;
@@ -50,6 +56,8 @@ use crate::engine::model::rules::Rules;
 use crate::engine::random::SplitMix64;
 use crate::engine::solve::band::Solver;
 
+use planted::Plant;
+
 /// The generators' version: bumped whenever a request and seed may give another puzzle than
 /// before (a changed method, technique, rating or work meter), so that the entity tags of
 /// cached generations change with it. A change that only leaves work out keeps it: every
@@ -65,7 +73,9 @@ use crate::engine::solve::band::Solver;
 /// dropped, a climb makes up to 64 moves, not 16, and keeps a moved pair of twins. 8: the
 /// general solver's branching breaks ties by unplaced peers, so the full grids of X and
 /// Hyper puzzles (its first solutions) and the cages of Killers (split where a second
-/// solution differs) are others for the same seed.
+/// solution differs) are others for the same seed. Classic ranges above what carving
+/// reaches, once refused, are now planted ([`planted`]): that answers requests that had
+/// none, and changes no puzzle given before, so the version stays.
 pub const GENERATOR_VERSION: u32 = 8;
 
 /// Which clue patterns are allowed.
@@ -196,10 +206,20 @@ impl std::fmt::Display for Limit {
 /// generation budget usually ends a hopeless search first). Rotational `extreme` puzzles
 /// take up to about 10,000 ratings, most of them cut short ([`HARD_PART_FILLED`]).
 const MAX_RATINGS: u32 = 30_000;
+/// The highest rating carving random grids reaches (`examples/generate_reach.rs`,
+/// BENCHMARKS.md): a classic range without symmetry starting above it is sought with
+/// planted puzzles ([`planted`]) instead.
+pub(crate) const CARVING_REACH: Rating = Rating::from_tenths(91);
+/// The highest rating (or bound, for a puzzle beyond the techniques) planted puzzles have
+/// reached within the default generation budget, over 30 seeds (`examples/generate_reach.rs`,
+/// BENCHMARKS.md: 3 of 30 seeds found one of 9.9 or more, 8 of 30 one of 9.5).
+pub(crate) const PLANTED_REACH: Rating = Rating::from_tenths(99);
 /// The lowest rating a puzzle can have: a full house.
 const LOWEST: Rating = Rating::from_tenths(10);
 /// Removal orders tried on one full grid before drawing a new one.
 const ORDERS_PER_GRID: u32 = 2;
+/// Removal orders tried on one planted grid before drawing a new one.
+const ORDERS_PER_PLANT: u32 = 4;
 /// Clue moves tried when climbing from a too-easy puzzle. Every move now ends in a new
 /// puzzle, minimal but for the moved clue. Over 200 seeds of `extreme`, work per puzzle
 /// found against the 16 moves of before, without symmetry and rotational: 16 moves 0.94
@@ -310,6 +330,11 @@ pub(crate) trait Target {
             .count
             == 0)
     }
+    /// Whether puzzles can be planted ([`planted`]) under these rules: classic rules only,
+    /// whose full grids the generator fills itself.
+    fn can_plant(&self) -> bool {
+        false
+    }
     /// The houses of the last grid drawn, for grading.
     fn geometry(&self) -> &Geometry;
     /// The rules of the last grid drawn.
@@ -378,6 +403,10 @@ impl Target for ClassicTarget<'_> {
     fn rules(&self) -> Rules {
         Rules::classic(Shape::NINE)
     }
+
+    fn can_plant(&self) -> bool {
+        true
+    }
 }
 
 /// [`generate_rated`] for any target: the method of the module docs.
@@ -398,10 +427,22 @@ pub(crate) fn generate_for(
         ratings: 0,
         symmetry,
     };
+    let planted = search.target.can_plant()
+        && symmetry == Symmetry::None
+        && *search.range.start() > CARVING_REACH;
     let mut grid = None;
+    let mut plant = None;
     run_attempts(min..=max, MAX_RATINGS, budget, |attempt| {
-        let found = search.next_grid(&mut grid, attempt - 1).and_then(|grid| {
-            let Some((puzzle, mut grade)) = search.attempt(&grid)? else {
+        let found = (|| {
+            let found = if planted {
+                search.planted_attempt(&mut plant, attempt - 1)?
+            } else {
+                let grid = search.next_grid(&mut grid, attempt - 1)?;
+                search
+                    .attempt(&grid)?
+                    .map(|(puzzle, grade)| (puzzle, grid, grade))
+            };
+            let Some((puzzle, grid, mut grade)) = found else {
                 return Ok(None);
             };
             if max.tenths() == u16::MAX {
@@ -416,7 +457,7 @@ pub(crate) fn generate_for(
                 Generated::from_solution(puzzle.to_grid(), search.target.rules(), grid.to_grid())
                     .graded(grade, attempt, search.ratings),
             ))
-        });
+        })();
         (found, search.ratings)
     })
 }
@@ -637,6 +678,69 @@ impl<T: Target> Search<'_, T> {
         }
     }
 
+    /// One planted puzzle ([`planted`]): a drawn plant's grid carved without the pattern's
+    /// cells, the three digits' clues offered first, each removal kept only while the
+    /// pattern holds; then rated, and descended like a carved puzzle when too hard (clues
+    /// put back keep the pattern). Returns the puzzle, its grid and its grade when in range.
+    fn planted_attempt(
+        &mut self,
+        drawn: &mut Option<(Plant, Board)>,
+        attempts: u32,
+    ) -> Result<Option<(Board, Board, Grade)>, Exhausted> {
+        if drawn.is_none() || attempts % ORDERS_PER_PLANT == 0 {
+            *drawn = None;
+            let Some((plant, grid)) = Plant::draw(&mut self.rng, self.budget)? else {
+                return Ok(None);
+            };
+            let mut start = grid;
+            for &cell in plant.cells() {
+                start.set(Cell::from_index(cell), None);
+            }
+            if !self.target.is_unique(&start, self.budget)? {
+                return Ok(None);
+            }
+            *drawn = Some((plant, grid));
+        }
+        let Some((plant, grid)) = drawn.as_ref() else {
+            unreachable!("drawn just above");
+        };
+        let (plant, grid) = (plant.clone(), *grid);
+        let mut start = grid;
+        for &cell in plant.cells() {
+            start.set(Cell::from_index(cell), None);
+        }
+        let raw = grid.raw();
+        let trio = plant
+            .cells()
+            .iter()
+            .fold(0u16, |m, &c| m | 1 << (raw[c] - 1));
+        let mut order: Vec<(usize, usize)> = (0..CELLS)
+            .filter(|&i| !plant.contains(i))
+            .map(|i| (i, i))
+            .collect();
+        self.rng.shuffle(&mut order);
+        // Stable: each part stays shuffled. `trio` also holds the guardian's digit, whose
+        // clues go first too.
+        order.sort_by_key(|&(i, _)| trio & 1 << (raw[i] - 1) == 0);
+        // Plants are for classic rules ([`Target::can_plant`]).
+        let geometry = Geometry::classic();
+        let keeps =
+            |board: &Board, (i, _): (usize, usize)| plant.keeps_after(geometry, board, i, raw[i]);
+        let (puzzle, mut removed) =
+            carve_keeping(start, &grid, &order, self.target, self.budget, keeps)?;
+        debug_assert!(plant.holds(geometry, &puzzle));
+        let (grade, fit) = self.rate(&puzzle)?;
+        let found = match fit {
+            Fit::InRange => Some((puzzle, grade)),
+            Fit::TooHard => {
+                self.rng.shuffle(&mut removed);
+                self.descend(&grid, puzzle, &removed)?
+            }
+            Fit::TooEasy => None,
+        };
+        Ok(found.map(|(puzzle, grade)| (puzzle, grid, grade)))
+    }
+
     /// Puts removed units back one at a time until the rating is in range; a unit whose
     /// return makes the puzzle too easy is left out again.
     fn descend(
@@ -774,18 +878,34 @@ fn restore(board: &mut Board, grid: &Board, (a, b): (usize, usize)) {
 /// unique puzzle. `puzzle` must have one solution, `solution`. Returns the puzzle and the
 /// units removed, in order.
 fn carve(
+    puzzle: Board,
+    solution: &Board,
+    order: &[(usize, usize)],
+    target: &mut impl Target,
+    budget: &Budget,
+) -> Result<(Board, Vec<(usize, usize)>), Exhausted> {
+    carve_keeping(puzzle, solution, order, target, budget, |_, _| true)
+}
+
+/// [`carve`], a removal kept only when `keeps` accepts the board without the unit too
+/// (asked before the uniqueness, which costs more).
+fn carve_keeping(
     mut puzzle: Board,
     solution: &Board,
     order: &[(usize, usize)],
     target: &mut impl Target,
     budget: &Budget,
+    keeps: impl Fn(&Board, (usize, usize)) -> bool,
 ) -> Result<(Board, Vec<(usize, usize)>), Exhausted> {
     let mut removed = Vec::new();
     for &(a, b) in order {
         let mut board = puzzle;
         board.set(Cell::from_index(a), None);
         board.set(Cell::from_index(b), None);
-        if board == puzzle || !target.stays_unique(&board, (a, b), solution, budget)? {
+        if board == puzzle
+            || !keeps(&board, (a, b))
+            || !target.stays_unique(&board, (a, b), solution, budget)?
+        {
             continue;
         }
         puzzle = board;
@@ -853,6 +973,7 @@ fn fill(
         return false;
     }
     *budget -= 1;
+
     // The first empty cell with the fewest free digits (any with one or none ends the look).
     let mut best: Option<(usize, u16)> = None;
     for i in (0..CELLS).filter(|&i| cells[i] == 0) {
@@ -1246,6 +1367,79 @@ mod tests {
             rated(narrow, 3, Symmetry::None),
             Err(GenerateError::NotFound { .. })
         ));
+    }
+
+    #[test]
+    fn a_range_above_what_carving_reaches_is_met_by_a_planted_puzzle() {
+        // Seed 2 finds its puzzle within about 500 candidates (0.1 s in a release build).
+        let range = Rating::from_tenths(92)..=Rating::from_tenths(u16::MAX);
+        let g = rated(range.clone(), 2, Symmetry::None).unwrap();
+        check(&g, &range, Symmetry::None);
+        let board = Board::from_grid(g.puzzle.grid()).unwrap();
+        // Its pattern: four boxes whose twelve empty cells' candidates by the clues fall
+        // within three digits, but for one cell that may hold a fourth.
+        assert!(has_planted_pattern(&board), "{board}");
+        assert_eq!(g, rated(range, 2, Symmetry::None).unwrap(), "the same seed");
+        // Carved puzzles, below that range, have no such pattern.
+        for seed in 0..3 {
+            let carved = make(Difficulty::Extreme, seed, Symmetry::None);
+            let board = Board::from_grid(carved.puzzle.grid()).unwrap();
+            assert!(!has_planted_pattern(&board), "{board}");
+        }
+    }
+
+    /// Whether some rectangle of four boxes holds three empty cells each, one per row and
+    /// column of the box, whose candidates (digits no clue among their peers holds) stay
+    /// within three digits but for one cell's one more: a plain search over the layouts.
+    fn has_planted_pattern(board: &Board) -> bool {
+        let raw = board.raw();
+        let candidates = |cell: usize| {
+            let geometry = Geometry::classic();
+            let seen = geometry
+                .peers(cell)
+                .iter()
+                .fold(0u16, |seen, p| seen | (1u16 << raw[p] >> 1));
+            !seen & 0x1FF
+        };
+        let perms = crate::engine::model::board::ORDERS_OF_THREE;
+        let pairs = [(0, 1), (0, 2), (1, 2)];
+        for (b0, b1) in pairs {
+            for (s0, s1) in pairs {
+                for code in 0..6usize.pow(4) {
+                    let cells: Vec<usize> = (0..12)
+                        .map(|i| {
+                            let (b, k) = (i / 3, i % 3);
+                            let band = [b0, b1][b / 2];
+                            let stack = [s0, s1][b % 2];
+                            (band * 3 + k) * 9
+                                + stack * 3
+                                + perms[code / 6usize.pow(b as u32) % 6][k]
+                        })
+                        .collect();
+                    if cells.iter().any(|&c| raw[c] != 0) {
+                        continue;
+                    }
+                    let marks: Vec<u16> = cells.iter().map(|&c| candidates(c)).collect();
+                    let three = (0..9u16).any(|a| {
+                        (a + 1..9).any(|b| {
+                            (b + 1..9).any(|c| {
+                                let trio = 1 << a | 1 << b | 1 << c;
+                                let outside: Vec<u16> = marks
+                                    .iter()
+                                    .map(|&m| m & !trio)
+                                    .filter(|&m| m != 0)
+                                    .collect();
+                                outside.len() == 1 && outside[0].count_ones() == 1
+                            })
+                        })
+                    });
+                    if three {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     #[test]
