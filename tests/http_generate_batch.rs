@@ -334,11 +334,6 @@ async fn a_pattern_places_the_givens_exactly() {
             json!({"difficulty": "easy", "symmetry": "rotational", "pattern": PATTERN}),
             "/symmetry",
         ),
-        // Givens on a pattern are carved, never planted: carving reaches 9.1.
-        (
-            json!({"rating": {"min": 9.2}, "pattern": PATTERN}),
-            "/rating",
-        ),
     ] {
         let problem = expect_problem(
             post(&server, "/v1/generate", body.clone()).await,
@@ -348,6 +343,23 @@ async fn a_pattern_places_the_givens_exactly() {
         .await;
         assert_eq!(problem["pointer"], pointer, "{body}: {problem}");
     }
+    // Givens on a pattern are carved, never planted: carving reaches 9.1.
+    let problem = expect_problem(
+        post(
+            &server,
+            "/v1/generate",
+            json!({"rating": {"min": 9.2}, "pattern": PATTERN}),
+        )
+        .await,
+        422,
+        "unsupported",
+    )
+    .await;
+    assert_eq!(problem["pointer"], "/rating", "{problem}");
+    assert!(
+        problem["detail"].as_str().unwrap().contains("9.1"),
+        "{problem}"
+    );
     server.shutdown().await;
 }
 

@@ -241,7 +241,7 @@ async fn generate_takes_a_rating_range() {
 }
 
 /// Above what carving reaches (9.1), a classic range without symmetry is met by a planted
-/// puzzle, as rated as any other; with symmetry, or above the planted puzzles' reach (9.9),
+/// puzzle, as rated as any other; with symmetry, or above the planted puzzles' reach (10.0),
 /// it is refused at once, naming where the supported range ends.
 #[tokio::test]
 async fn ratings_above_carving_are_planted_without_symmetry() {
@@ -264,7 +264,7 @@ async fn ratings_above_carving_are_planted_without_symmetry() {
             json!({"rating": {"min": 9.2}, "symmetry": "rotational"}),
             "up to rating 9.1",
         ),
-        (json!({"rating": {"min": 10.0}}), "up to rating 9.9"),
+        (json!({"rating": {"min": 10.1}}), "up to rating 10.0"),
     ] {
         let problem = expect_problem(
             post(&server, "/generate", bad.clone()).await,

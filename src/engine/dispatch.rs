@@ -307,7 +307,11 @@ impl Engine {
         symmetry: Symmetry,
         ratings: &RangeInclusive<Rating>,
     ) -> Result<(), EngineError> {
-        let kind = variant.map_or("classic", Variant::name);
+        // Said with the symmetry where that is what limits the range.
+        let kind = match (variant, symmetry) {
+            (None, Symmetry::Rotational) => "symmetric classic",
+            _ => variant.map_or("classic", Variant::name),
+        };
         refuse_above(kind, Engine::highest_reachable(variant, symmetry), ratings)
     }
 

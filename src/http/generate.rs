@@ -337,7 +337,13 @@ pub(super) fn wanted(request: &GenerateRequest, source: Source) -> Result<Asked,
         let pointer = match conflict {
             PatternConflict::Variant => "/variant",
             PatternConflict::Symmetry => "/symmetry",
-            PatternConflict::Rating { .. } => "/rating",
+            // Like every range no generator reaches: `unsupported`, not a malformed request.
+            PatternConflict::Rating { .. } => {
+                return Problem::Unsupported {
+                    detail: conflict.to_string(),
+                    pointer: Some("/rating".into()),
+                };
+            }
         };
         Problem::invalid_at(pointer, conflict.to_string())
     })

@@ -206,14 +206,19 @@ impl std::fmt::Display for Limit {
 /// generation budget usually ends a hopeless search first). Rotational `extreme` puzzles
 /// take up to about 10,000 ratings, most of them cut short ([`HARD_PART_FILLED`]).
 const MAX_RATINGS: u32 = 30_000;
+/// [`MAX_RATINGS`] for planted puzzles ([`planted`]): most of their candidates stop grading
+/// within a few placements ([`enough_for`]), about 60 units each, so 30,000 of them would end
+/// a search at about 1.8 of the default 5 million units; at this many the budget ends it.
+const MAX_PLANTED_RATINGS: u32 = 200_000;
 /// The highest rating carving random grids reaches (`examples/generate_reach.rs`,
 /// BENCHMARKS.md): a classic range without symmetry starting above it is sought with
 /// planted puzzles ([`planted`]) instead.
 pub(crate) const CARVING_REACH: Rating = Rating::from_tenths(91);
 /// The highest rating (or bound, for a puzzle beyond the techniques) planted puzzles have
 /// reached within the default generation budget, over 30 seeds (`examples/generate_reach.rs`,
-/// BENCHMARKS.md: 3 of 30 seeds found one of 9.9 or more, 8 of 30 one of 9.5).
-pub(crate) const PLANTED_REACH: Rating = Rating::from_tenths(99);
+/// BENCHMARKS.md: 12 of 30 seeds found one of 9.9 or more, among them a 10.0 and a bound of
+/// 10.0).
+pub(crate) const PLANTED_REACH: Rating = Rating::from_tenths(100);
 /// The lowest rating a puzzle can have: a full house.
 const LOWEST: Rating = Rating::from_tenths(10);
 /// Removal orders tried on one full grid before drawing a new one.
@@ -425,14 +430,21 @@ pub(crate) fn generate_for(
         budget,
         range,
         ratings: 0,
+        max_ratings: MAX_RATINGS,
         symmetry,
     };
     let planted = search.target.can_plant()
         && symmetry == Symmetry::None
         && *search.range.start() > CARVING_REACH;
+    search.max_ratings = if planted {
+        MAX_PLANTED_RATINGS
+    } else {
+        MAX_RATINGS
+    };
     let mut grid = None;
     let mut plant = None;
-    run_attempts(min..=max, MAX_RATINGS, budget, |attempt| {
+    let max_ratings = search.max_ratings;
+    run_attempts(min..=max, max_ratings, budget, |attempt| {
         let found = (|| {
             let found = if planted {
                 search.planted_attempt(&mut plant, attempt - 1)?
@@ -600,7 +612,8 @@ const HARD_PART_FILLED: usize = 36;
 /// range without a maximum starting in the extreme level, also no further than
 /// [`HARD_PART_FILLED`] cells without a step reaching the minimum (a missed puzzle then
 /// costs a little yield, never a wrong answer: an accepted puzzle is graded in full). Only
-/// for the carved candidates, minimal or nearly, with 22-30 givens: a candidate with more
+/// for the carved candidates, minimal or nearly, with 22-30 givens, and the planted ones
+/// (26-34 givens, whose hard part is their pattern, near the start): a candidate with more
 /// givens than that (a given-cell pattern's) would be given up before its hard part.
 pub(crate) fn enough_for(range: &RangeInclusive<Rating>) -> Enough {
     let extreme =
@@ -632,6 +645,8 @@ struct Search<'a, T: Target> {
     budget: &'a Budget,
     range: RangeInclusive<Rating>,
     ratings: u32,
+    /// Candidates rated at most: [`MAX_RATINGS`], or [`MAX_PLANTED_RATINGS`].
+    max_ratings: u32,
     symmetry: Symmetry,
 }
 
@@ -720,7 +735,8 @@ impl<T: Target> Search<'_, T> {
             .collect();
         self.rng.shuffle(&mut order);
         // Stable: each part stays shuffled. `trio` also holds the guardian's digit, whose
-        // clues go first too.
+        // clues go first too. Without symmetry (the only way plants are carved), a unit is
+        // one cell, so `keeps` looks at its first.
         order.sort_by_key(|&(i, _)| trio & 1 << (raw[i] - 1) == 0);
         // Plants are for classic rules ([`Target::can_plant`]).
         let geometry = Geometry::classic();
@@ -750,7 +766,7 @@ impl<T: Target> Search<'_, T> {
         removed: &[(usize, usize)],
     ) -> Result<Option<(Board, Grade)>, Exhausted> {
         for &unit in removed {
-            if self.ratings >= MAX_RATINGS {
+            if self.ratings >= self.max_ratings {
                 return Ok(None);
             }
             let mut candidate = board;
@@ -775,7 +791,7 @@ impl<T: Target> Search<'_, T> {
         mut grade: Grade,
     ) -> Result<Option<(Board, Grade)>, Exhausted> {
         'moves: for _ in 0..CLIMB_MOVES {
-            if self.ratings >= MAX_RATINGS {
+            if self.ratings >= self.max_ratings {
                 return Ok(None);
             }
             let units = removal_units(self.symmetry);

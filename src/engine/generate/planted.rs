@@ -15,8 +15,9 @@
 //! and a full grid that holds it: the guardian's digit is the grid's, every other cell of
 //! the pattern one of the three. Carving that grid keeps the pattern's cells empty, and
 //! takes out a clue only while every cell of the pattern still sees, among the clues, every
-//! digit outside its own allowed ones ([`Plant::keeps_after`]); the three digits' clues are
-//! offered first, so that they are as few as the pattern allows. Of 30,000 such puzzles
+//! digit outside its own allowed ones ([`Plant::keeps_after`]); the clues of the pattern's
+//! digits (its three and the guardian's) are offered first, so that they are as few as the
+//! pattern allows. Of 30,000 such puzzles
 //! (a trial with full grades, BENCHMARKS.md), one in 160 rated 9.0 or more and one in 7,500
 //! 9.5 or more, where carving random grids finds a 9.3 once in about 30,000 and never a 9.5.
 
@@ -43,8 +44,9 @@ fn is_odd(p: usize) -> bool {
     p >= 3
 }
 
-/// Nodes the fill of a planted grid may visit: on these constraints it finishes in 60-230
-/// (300 draws); a draw past this is given up (the caller draws again).
+/// Nodes the fill of a planted grid may visit: on these constraints it finishes in about
+/// 70-800 (the 99th percentile about 90, over 400 draws); a draw past this is given up (the
+/// caller draws again).
 const FILL_NODES: u32 = 100_000;
 /// Work charged per node of the fill, in thousandths of a unit: a node scans the empty cells
 /// for the most constrained one, about 0.33 us (300 draws of a release build).
