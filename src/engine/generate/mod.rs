@@ -31,11 +31,12 @@
 //! # Contract
 //! A returned puzzle has exactly one solution and its rating is in the requested range (a
 //! puzzle beyond every technique counts as in range only when the range has no upper bound,
-//! as for `extreme`), and its whole grade takes at most [`GRADE_WORK`] units. When the work budget or [`MAX_RATINGS`] runs out first,
+//! as for `extreme`), and its whole grade takes at most [`GRADE_WORK`] units. When the work
+//! budget or the cap of candidates ([`MAX_RATINGS`], [`MAX_PLANTED_RATINGS`]) runs out first,
 //! [`GenerateError::NotFound`] is returned instead: never a puzzle outside the request. Every
-//! count and rating is charged to the caller's [`Budget`]; its deadline or cancellation stops
-//! the search too ([`GenerateError::Stopped`]). Deterministic: the same request, seed and
-//! work budget give the same puzzle on every platform.
+//! count, rating and planted grid's fill is charged to the caller's [`Budget`]; its deadline or
+//! cancellation stops the search too ([`GenerateError::Stopped`]). Deterministic: the same
+//! request, seed and work budget give the same puzzle on every platform.
 
 pub(crate) mod killer;
 pub(crate) mod pattern;
@@ -424,26 +425,23 @@ pub(crate) fn generate_for(
 ) -> Result<Generated, GenerateError> {
     let (min, max) = (*range.start(), *range.end());
     let range = checked_range(range)?;
+    let planted = target.can_plant() && symmetry == Symmetry::None && min > CARVING_REACH;
+    let max_ratings = if planted {
+        MAX_PLANTED_RATINGS
+    } else {
+        MAX_RATINGS
+    };
     let mut search = Search {
         rng: SplitMix64::new(seed),
         target,
         budget,
         range,
         ratings: 0,
-        max_ratings: MAX_RATINGS,
+        max_ratings,
         symmetry,
-    };
-    let planted = search.target.can_plant()
-        && symmetry == Symmetry::None
-        && *search.range.start() > CARVING_REACH;
-    search.max_ratings = if planted {
-        MAX_PLANTED_RATINGS
-    } else {
-        MAX_RATINGS
     };
     let mut grid = None;
     let mut plant = None;
-    let max_ratings = search.max_ratings;
     run_attempts(min..=max, max_ratings, budget, |attempt| {
         let found = (|| {
             let found = if planted {
@@ -693,57 +691,53 @@ impl<T: Target> Search<'_, T> {
         }
     }
 
-    /// One planted puzzle ([`planted`]): a drawn plant's grid carved without the pattern's
-    /// cells, the three digits' clues offered first, each removal kept only while the
-    /// pattern holds; then rated, and descended like a carved puzzle when too hard (clues
-    /// put back keep the pattern). Returns the puzzle, its grid and its grade when in range.
-    fn planted_attempt(
-        &mut self,
-        drawn: &mut Option<(Plant, Board)>,
-        attempts: u32,
-    ) -> Result<Option<(Board, Board, Grade)>, Exhausted> {
-        if drawn.is_none() || attempts % ORDERS_PER_PLANT == 0 {
-            *drawn = None;
-            let Some((plant, grid)) = Plant::draw(&mut self.rng, self.budget)? else {
-                return Ok(None);
-            };
-            let mut start = grid;
-            for &cell in plant.cells() {
-                start.set(Cell::from_index(cell), None);
-            }
-            if !self.target.is_unique(&start, self.budget)? {
-                return Ok(None);
-            }
-            *drawn = Some((plant, grid));
-        }
-        let Some((plant, grid)) = drawn.as_ref() else {
-            unreachable!("drawn just above");
+    /// A new plant, its full grid, and that grid without the pattern's cells, where each of
+    /// its carvings starts; `None` when the fill gave up or the start has another solution.
+    fn draw_plant(&mut self) -> Result<Option<(Plant, Board, Board)>, Exhausted> {
+        let Some((plant, grid)) = Plant::draw(&mut self.rng, self.budget)? else {
+            return Ok(None);
         };
-        let (plant, grid) = (plant.clone(), *grid);
         let mut start = grid;
         for &cell in plant.cells() {
             start.set(Cell::from_index(cell), None);
         }
-        let raw = grid.raw();
-        let trio = plant
-            .cells()
-            .iter()
-            .fold(0u16, |m, &c| m | 1 << (raw[c] - 1));
+        if !self.target.is_unique(&start, self.budget)? {
+            return Ok(None);
+        }
+        Ok(Some((plant, grid, start)))
+    }
+
+    /// One planted puzzle ([`planted`]): a drawn plant's grid carved without the pattern's
+    /// cells, the clues of the pattern's digits offered first, each removal kept only while the
+    /// pattern holds; then rated, and descended like a carved puzzle when too hard (clues
+    /// put back keep the pattern). Returns the puzzle, its grid and its grade when in range.
+    fn planted_attempt(
+        &mut self,
+        drawn: &mut Option<(Plant, Board, Board)>,
+        attempts: u32,
+    ) -> Result<Option<(Board, Board, Grade)>, Exhausted> {
+        if drawn.is_none() || attempts % ORDERS_PER_PLANT == 0 {
+            *drawn = self.draw_plant()?;
+        }
+        let Some((plant, grid, start)) = drawn.as_ref() else {
+            return Ok(None);
+        };
+        let (grid, raw) = (*grid, grid.raw());
+        let digits = plant.digits();
         let mut order: Vec<(usize, usize)> = (0..CELLS)
             .filter(|&i| !plant.contains(i))
             .map(|i| (i, i))
             .collect();
         self.rng.shuffle(&mut order);
-        // Stable: each part stays shuffled. `trio` also holds the guardian's digit, whose
-        // clues go first too. Without symmetry (the only way plants are carved), a unit is
-        // one cell, so `keeps` looks at its first.
-        order.sort_by_key(|&(i, _)| trio & 1 << (raw[i] - 1) == 0);
+        // Stable: each part stays shuffled. Without symmetry (the only way plants are
+        // carved), a unit is one cell, so `keeps` looks at its first.
+        order.sort_by_key(|&(i, _)| digits & 1 << (raw[i] - 1) == 0);
         // Plants are for classic rules ([`Target::can_plant`]).
         let geometry = Geometry::classic();
         let keeps =
             |board: &Board, (i, _): (usize, usize)| plant.keeps_after(geometry, board, i, raw[i]);
         let (puzzle, mut removed) =
-            carve_keeping(start, &grid, &order, self.target, self.budget, keeps)?;
+            carve_keeping(*start, &grid, &order, self.target, self.budget, keeps)?;
         debug_assert!(plant.holds(geometry, &puzzle));
         let (grade, fit) = self.rate(&puzzle)?;
         let found = match fit {
@@ -989,7 +983,6 @@ fn fill(
         return false;
     }
     *budget -= 1;
-
     // The first empty cell with the fewest free digits (any with one or none ends the look).
     let mut best: Option<(usize, u16)> = None;
     for i in (0..CELLS).filter(|&i| cells[i] == 0) {
@@ -1100,6 +1093,10 @@ impl<T: Target> Target for Searches<'_, T> {
 
     fn rules(&self) -> Rules {
         self.inner.rules()
+    }
+
+    fn can_plant(&self) -> bool {
+        self.inner.can_plant()
     }
 }
 
@@ -1395,7 +1392,31 @@ mod tests {
         // Its pattern: four boxes whose twelve empty cells' candidates by the clues fall
         // within three digits, but for one cell that may hold a fourth.
         assert!(has_planted_pattern(&board), "{board}");
-        assert_eq!(g, rated(range, 2, Symmetry::None).unwrap(), "the same seed");
+        assert_eq!(
+            g,
+            rated(range.clone(), 2, Symmetry::None).unwrap(),
+            "the same seed"
+        );
+        // A planted search that finds nothing ends with its budget, its fills included.
+        let budget = Budget::work(20_000);
+        let missed = generate_rated(
+            range.clone(),
+            2,
+            Symmetry::None,
+            &mut Solver::new(),
+            &budget,
+        );
+        assert!(
+            matches!(
+                missed,
+                Err(GenerateError::NotFound {
+                    limit: Limit::Work,
+                    ..
+                })
+            ),
+            "{missed:?}"
+        );
+        assert!(budget.used() <= 20_000 + 1_000, "{}", budget.used());
         // Carved puzzles, below that range, have no such pattern.
         for seed in 0..3 {
             let carved = make(Difficulty::Extreme, seed, Symmetry::None);

@@ -136,6 +136,12 @@ impl Plant {
         &self.cells
     }
 
+    /// The digits the pattern's cells may hold, as a 9-bit mask: its three and the
+    /// guardian's.
+    pub(crate) fn digits(&self) -> u16 {
+        self.allowed.iter().fold(0, |all, &allowed| all | allowed)
+    }
+
     /// Whether every cell of the pattern sees, among the clues of `givens`, every digit it
     /// may not hold: what keeps the pattern a pattern for a player. Checks the whole board.
     pub(crate) fn holds(&self, geometry: &Geometry, givens: &Board) -> bool {
