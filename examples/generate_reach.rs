@@ -1,15 +1,16 @@
 //! How far each generator reaches: the highest rating (or, for a puzzle beyond the
 //! techniques, the highest bound) its `extreme` puzzles get over SEEDS seeds within the
 //! default generation budget, beside the limit the service refuses ranges above at once
-//! (`Engine::highest_reachable`); then, for classic puzzles without symmetry, ranges above
+//! (`Engine::highest_reachable`, without symmetry); then, for classic puzzles, ranges above
 //! what carving reaches (planted puzzles): per range, the seeds that found a puzzle, the
 //! ratings found, and the CPU time per seed. These are the figures behind those limits.
 //!
 //! ```text
-//! cargo run --release --example generate_reach -- [SEEDS=30] [MIN...]
+//! cargo run --release --example generate_reach -- [SEEDS=30] [MIN...] [rotational]
 //! ```
 //!
-//! With MINs (such as `9.2 9.5`), only the planted ranges starting there are run.
+//! With MINs (such as `9.2 9.5`), only the planted ranges starting there are run; with
+//! `rotational`, the planted puzzles have 180-degree symmetry.
 
 use std::time::Instant;
 
@@ -19,7 +20,14 @@ use sudoku_service::http::config::DEFAULT_GENERATE_WORK_BUDGET as GENERATION_BUD
 fn main() {
     let mut args = std::env::args().skip(1);
     let seeds: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(30);
-    let mins: Vec<u16> = args
+    let rest: Vec<String> = args.collect();
+    let symmetry = if rest.iter().any(|a| a == "rotational") {
+        Symmetry::Rotational
+    } else {
+        Symmetry::None
+    };
+    let mins: Vec<u16> = rest
+        .iter()
         .filter_map(|m| m.parse::<f64>().ok())
         .map(|m| (m * 10.0).round() as u16)
         .collect();
@@ -30,6 +38,7 @@ fn main() {
     planted(
         &mut engine,
         seeds,
+        symmetry,
         if mins.is_empty() { &[92, 95] } else { &mins },
     );
 }
@@ -68,14 +77,14 @@ fn carved(engine: &mut Engine, seeds: u64) {
                 Err(_) => failed += 1,
             }
         }
-        // With symmetry: what carving reaches (planted puzzles are in the table below).
-        let limit = Engine::highest_reachable(variant, Symmetry::Rotational);
+        // Without symmetry; for classic puzzles, what planted ones reach (the table below).
+        let limit = Engine::highest_reachable(variant, Symmetry::None);
         println!("{name:<8} {made:>9} {failed:>9} {highest:>8} {limit:>9}");
     }
 }
 
-/// Classic ranges without a maximum, starting at each of `mins` (tenths), without symmetry.
-fn planted(engine: &mut Engine, seeds: u64, mins: &[u16]) {
+/// Classic ranges without a maximum, starting at each of `mins` (tenths), with `symmetry`.
+fn planted(engine: &mut Engine, seeds: u64, symmetry: Symmetry, mins: &[u16]) {
     println!(
         "\n{:<8} {:>6} {:>6} {:>9} {:>9} {:>9}  ratings found (a + after a bound)",
         "range", "found", "failed", "p50 s", "p90 s", "max s"
@@ -88,7 +97,7 @@ fn planted(engine: &mut Engine, seeds: u64, mins: &[u16]) {
         for seed in 1..=seeds {
             let budget = Budget::work(GENERATION_BUDGET);
             let start = Instant::now();
-            let made = engine.generate(None, range.clone(), seed, Symmetry::None, &budget);
+            let made = engine.generate(None, range.clone(), seed, symmetry, &budget);
             times.push(start.elapsed().as_secs_f64());
             match made {
                 Ok(generated) => {

@@ -240,29 +240,38 @@ async fn generate_takes_a_rating_range() {
     server.shutdown().await;
 }
 
-/// Above what carving reaches (9.1), a classic range without symmetry is met by a planted
-/// puzzle, as rated as any other; with symmetry, or above the planted puzzles' reach (10.0),
-/// it is refused at once, naming where the supported range ends.
+/// Above what carving reaches (9.1), a classic range is met by a planted puzzle, as rated as
+/// any other, with or without symmetry; above the planted puzzles' reach (10.0, or 9.9 with
+/// symmetry) it is refused at once, naming where the supported range ends.
 #[tokio::test]
-async fn ratings_above_carving_are_planted_without_symmetry() {
+async fn ratings_above_carving_are_planted() {
     let server = TestServer::start().await;
-    let asked = json!({"rating": {"min": 9.2}, "seed": 2, "format": "line"});
-    let body = ok_json(post(&server, "/generate", asked).await).await;
-    let grade = &body["grade"];
-    let rating = grade["rating"]
-        .as_f64()
-        .or_else(|| grade["rating_at_least"].as_f64())
-        .unwrap();
-    assert!(rating >= 9.2, "{body}");
-    assert_eq!(body["difficulty"], "extreme");
-    assert_eq!(count(body["board"].as_str().unwrap()).count, 1);
-    let regraded = ok_json(post(&server, "/grade", json!({"board": body["board"]})).await).await;
-    assert_eq!(regraded["rating"], grade["rating"], "{regraded}");
+    for (seed, symmetry) in [(2, "none"), (21, "rotational")] {
+        let asked = json!({"rating": {"min": 9.2}, "seed": seed, "symmetry": symmetry,
+            "format": "line"});
+        let body = ok_json(post(&server, "/generate", asked).await).await;
+        let grade = &body["grade"];
+        let rating = grade["rating"]
+            .as_f64()
+            .or_else(|| grade["rating_at_least"].as_f64())
+            .unwrap();
+        assert!(rating >= 9.2, "{body}");
+        assert_eq!(body["difficulty"], "extreme");
+        let board = body["board"].as_str().unwrap();
+        assert_eq!(count(board).count, 1);
+        if symmetry == "rotational" {
+            let given: Vec<bool> = board.chars().map(|c| c != '.' && c != '0').collect();
+            assert!(given.iter().eq(given.iter().rev()), "symmetric: {board}");
+        }
+        let regraded =
+            ok_json(post(&server, "/grade", json!({"board": body["board"]})).await).await;
+        assert_eq!(regraded["rating"], grade["rating"], "{regraded}");
+    }
 
     for (bad, says) in [
         (
-            json!({"rating": {"min": 9.2}, "symmetry": "rotational"}),
-            "up to rating 9.1",
+            json!({"rating": {"min": 10.0}, "symmetry": "rotational"}),
+            "up to rating 9.9",
         ),
         (json!({"rating": {"min": 10.1}}), "up to rating 10.0"),
     ] {

@@ -319,12 +319,13 @@ impl Engine {
     /// `variant` (classic: `None`) has produced with `symmetry` within the default generation
     /// budget, over 30 seeds (`examples/generate_reach.rs`, BENCHMARKS.md): a range that
     /// starts higher is refused at once, since searching for it would only spend the whole
-    /// generation budget. Classic puzzles without symmetry reach furthest: above what carving
-    /// reaches they are planted ([`generate::planted`](crate::engine::generate)). Raise it
-    /// when a generator learns to reach further.
+    /// generation budget. Classic puzzles reach furthest: above what carving reaches they are
+    /// planted ([`generate::planted`](crate::engine::generate)), those without symmetry a
+    /// little further than those with. Raise it when a generator learns to reach further.
     pub fn highest_reachable(variant: Option<Variant>, symmetry: Symmetry) -> Rating {
         match (variant, symmetry) {
             (None, Symmetry::None) => generate::PLANTED_REACH,
+            (None, Symmetry::Rotational) => generate::PLANTED_REACH_ROTATIONAL,
             _ => Engine::highest_carved(variant),
         }
     }

@@ -23,10 +23,10 @@
 //! 5. Still off target: another removal order, then a fresh grid, until the caller's work
 //!    budget or [`MAX_RATINGS`] runs out.
 //!
-//! A classic range without symmetry that starts above [`CARVING_REACH`] (what carving random
-//! grids reaches) is sought with planted puzzles instead ([`planted`]): a full grid drawn
-//! around a tridagon, carved so that the pattern stays, rated, and descended when too hard,
-//! each plant carved in [`ORDERS_PER_PLANT`] removal orders.
+//! A classic range that starts above [`CARVING_REACH`] (what carving random grids reaches)
+//! is sought with planted puzzles instead ([`planted`]): a full grid drawn around a
+//! tridagon, carved so that the pattern stays (by pairs of twins with symmetry), rated, and
+//! descended when too hard, each plant carved in [`ORDERS_PER_PLANT`] removal orders.
 //!
 //! # Contract
 //! A returned puzzle has exactly one solution and its rating is in the requested range (a
@@ -76,8 +76,11 @@ use planted::Plant;
 /// Hyper puzzles (its first solutions) and the cages of Killers (split where a second
 /// solution differs) are others for the same seed. Classic ranges above what carving
 /// reaches, once refused, are now planted ([`planted`]): that answers requests that had
-/// none, and changes no puzzle given before, so the version stays.
-pub const GENERATOR_VERSION: u32 = 8;
+/// none, and changes no puzzle given before, so the version stays. 9: a planted
+/// candidate's grade gives up on it counted from its own givens ([`PLANTED_HARD_PART`]), so
+/// a planted puzzle may be another for the same seed; planted puzzles with symmetry answer
+/// ranges that were refused. Every carved puzzle is the same.
+pub const GENERATOR_VERSION: u32 = 9;
 
 /// Which clue patterns are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -212,14 +215,25 @@ const MAX_RATINGS: u32 = 30_000;
 /// a search at about 1.8 of the default 5 million units; at this many the budget ends it.
 const MAX_PLANTED_RATINGS: u32 = 200_000;
 /// The highest rating carving random grids reaches (`examples/generate_reach.rs`,
-/// BENCHMARKS.md): a classic range without symmetry starting above it is sought with
-/// planted puzzles ([`planted`]) instead.
+/// BENCHMARKS.md): a classic range starting above it is sought with planted puzzles
+/// ([`planted`]) instead.
 pub(crate) const CARVING_REACH: Rating = Rating::from_tenths(91);
-/// The highest rating (or bound, for a puzzle beyond the techniques) planted puzzles have
-/// reached within the default generation budget, over 30 seeds (`examples/generate_reach.rs`,
-/// BENCHMARKS.md: 12 of 30 seeds found one of 9.9 or more, among them a 10.0 and a bound of
-/// 10.0).
+/// The highest rating (or bound, for a puzzle beyond the techniques) planted puzzles without
+/// symmetry have reached within the default generation budget, over 30 seeds
+/// (`examples/generate_reach.rs`, BENCHMARKS.md: 17 of 30 seeds found one of 9.9 or more,
+/// among them a 10.0 and bounds of 10.0).
 pub(crate) const PLANTED_REACH: Rating = Rating::from_tenths(100);
+/// [`PLANTED_REACH`] with rotational symmetry, whose puzzles keep more givens (BENCHMARKS.md:
+/// one of 30 seeds found a bound of 9.9, four 9.7 or more, six 9.5 or more, 22 9.2 or more).
+pub(crate) const PLANTED_REACH_ROTATIONAL: Rating = Rating::from_tenths(99);
+/// Cells filled beyond its givens after which a planted candidate's grade for an extreme
+/// range gives up when no step has reached the range ([`Enough::filled`]): its hard part is
+/// its pattern, met within the first few placements. The carved candidates' fixed
+/// [`HARD_PART_FILLED`] gave up at once on most of the rotational ones, which keep 30-43
+/// givens (every one of 20 seeds missed 9.2 or more). `generate_reach 20 9.2 rotational`,
+/// seeds found with 7, 10, 13 and 17: 6, 16, 15 and 6; without symmetry at 9.5 or more, 10
+/// found 15 of 20 seeds (p50 1.6 s) where the fixed 36 found 14 (p50 3.6 s).
+const PLANTED_HARD_PART: usize = 10;
 /// The lowest rating a puzzle can have: a full house.
 const LOWEST: Rating = Rating::from_tenths(10);
 /// Removal orders tried on one full grid before drawing a new one.
@@ -425,7 +439,7 @@ pub(crate) fn generate_for(
 ) -> Result<Generated, GenerateError> {
     let (min, max) = (*range.start(), *range.end());
     let range = checked_range(range)?;
-    let planted = target.can_plant() && symmetry == Symmetry::None && min > CARVING_REACH;
+    let planted = target.can_plant() && min > CARVING_REACH;
     let max_ratings = if planted {
         MAX_PLANTED_RATINGS
     } else {
@@ -438,6 +452,7 @@ pub(crate) fn generate_for(
         range,
         ratings: 0,
         max_ratings,
+        planted,
         symmetry,
     };
     let mut grid = None;
@@ -610,9 +625,9 @@ const HARD_PART_FILLED: usize = 36;
 /// range without a maximum starting in the extreme level, also no further than
 /// [`HARD_PART_FILLED`] cells without a step reaching the minimum (a missed puzzle then
 /// costs a little yield, never a wrong answer: an accepted puzzle is graded in full). Only
-/// for the carved candidates, minimal or nearly, with 22-30 givens, and the planted ones
-/// (26-34 givens, whose hard part is their pattern, near the start): a candidate with more
-/// givens than that (a given-cell pattern's) would be given up before its hard part.
+/// for the carved candidates, minimal or nearly, with 22-30 givens: a candidate with more
+/// givens than that (a given-cell pattern's) would be given up before its hard part. A
+/// planted candidate's count starts from its own givens instead ([`PLANTED_HARD_PART`]).
 pub(crate) fn enough_for(range: &RangeInclusive<Rating>) -> Enough {
     let extreme =
         range.end().tenths() == u16::MAX && range.start() >= Difficulty::Extreme.ratings().start();
@@ -645,6 +660,8 @@ struct Search<'a, T: Target> {
     ratings: u32,
     /// Candidates rated at most: [`MAX_RATINGS`], or [`MAX_PLANTED_RATINGS`].
     max_ratings: u32,
+    /// Whether the candidates are planted ([`planted`]), not carved.
+    planted: bool,
     symmetry: Symmetry,
 }
 
@@ -664,9 +681,13 @@ impl<T: Target> Search<'_, T> {
     /// Rates `puzzle`, stopping early once a step shows it is above the range.
     fn rate(&mut self, puzzle: &Board) -> Result<(Grade, Fit), Exhausted> {
         self.ratings += 1;
-        let grade = self
-            .target
-            .grade(puzzle, enough_for(&self.range), self.budget)?;
+        let mut enough = enough_for(&self.range);
+        if self.planted {
+            // Counted from the candidate's own givens (see [`PLANTED_HARD_PART`]).
+            let givens = puzzle.raw().iter().filter(|&&d| d != 0).count();
+            enough.filled = enough.filled.map(|_| givens + PLANTED_HARD_PART);
+        }
+        let grade = self.target.grade(puzzle, enough, self.budget)?;
         let fit = fit(&grade, &self.range);
         Ok((grade, fit))
     }
@@ -694,12 +715,19 @@ impl<T: Target> Search<'_, T> {
     /// A new plant, its full grid, and that grid without the pattern's cells, where each of
     /// its carvings starts; `None` when the fill gave up or the start has another solution.
     fn draw_plant(&mut self) -> Result<Option<(Plant, Board, Board)>, Exhausted> {
-        let Some((plant, grid)) = Plant::draw(&mut self.rng, self.budget)? else {
+        let Some((plant, grid)) = Plant::draw(&mut self.rng, self.symmetry, self.budget)? else {
             return Ok(None);
         };
         let mut start = grid;
         for &cell in plant.cells() {
-            start.set(Cell::from_index(cell), None);
+            // With symmetry, the twin of each cell too (for most, another of the pattern).
+            let twin = match self.symmetry {
+                Symmetry::None => cell,
+                Symmetry::Rotational => CELLS - 1 - cell,
+            };
+            for i in [cell, twin] {
+                start.set(Cell::from_index(i), None);
+            }
         }
         if !self.target.is_unique(&start, self.budget)? {
             return Ok(None);
@@ -724,22 +752,28 @@ impl<T: Target> Search<'_, T> {
         };
         let (grid, raw) = (*grid, grid.raw());
         let digits = plant.digits();
-        let mut order: Vec<(usize, usize)> = (0..CELLS)
-            .filter(|&i| !plant.contains(i))
-            .map(|i| (i, i))
+        let given = |i: usize| start.get(Cell::from_index(i)).is_some();
+        let mut order: Vec<(usize, usize)> = removal_units(self.symmetry)
+            .into_iter()
+            .filter(|&(a, b)| given(a) && given(b))
             .collect();
         self.rng.shuffle(&mut order);
-        // Stable: each part stays shuffled. Without symmetry (the only way plants are
-        // carved), a unit is one cell, so `keeps` looks at its first.
-        order.sort_by_key(|&(i, _)| digits & 1 << (raw[i] - 1) == 0);
+        // Stable: each part stays shuffled.
+        let of_pattern = |i: usize| digits & 1 << (raw[i] - 1) != 0;
+        order.sort_by_key(|&(a, b)| !(of_pattern(a) || of_pattern(b)));
         // Plants are for classic rules ([`Target::can_plant`]).
         let geometry = Geometry::classic();
-        let keeps =
-            |board: &Board, (i, _): (usize, usize)| plant.keeps_after(geometry, board, i, raw[i]);
+        // Each cell of the unit is checked against the board without both: a cell of the
+        // pattern can only have lost the digit of one of them.
+        let keeps = |board: &Board, (a, b): (usize, usize)| {
+            plant.keeps_after(geometry, board, a, raw[a])
+                && (a == b || plant.keeps_after(geometry, board, b, raw[b]))
+        };
         let (puzzle, mut removed) =
             carve_keeping(*start, &grid, &order, self.target, self.budget, keeps)?;
         debug_assert!(plant.holds(geometry, &puzzle));
         let (grade, fit) = self.rate(&puzzle)?;
+
         let found = match fit {
             Fit::InRange => Some((puzzle, grade)),
             Fit::TooHard => {
@@ -1384,19 +1418,22 @@ mod tests {
 
     #[test]
     fn a_range_above_what_carving_reaches_is_met_by_a_planted_puzzle() {
-        // Seed 2 finds its puzzle within about 500 candidates (0.1 s in a release build).
+        // Seed 2 finds its puzzle within about 500 candidates (0.1 s in a release build),
+        // seed 21 its symmetric one within about 200.
         let range = Rating::from_tenths(92)..=Rating::from_tenths(u16::MAX);
-        let g = rated(range.clone(), 2, Symmetry::None).unwrap();
-        check(&g, &range, Symmetry::None);
-        let board = Board::from_grid(g.puzzle.grid()).unwrap();
-        // Its pattern: four boxes whose twelve empty cells' candidates by the clues fall
-        // within three digits, but for one cell that may hold a fourth.
-        assert!(has_planted_pattern(&board), "{board}");
-        assert_eq!(
-            g,
-            rated(range.clone(), 2, Symmetry::None).unwrap(),
-            "the same seed"
-        );
+        for (seed, symmetry) in [(2, Symmetry::None), (21, Symmetry::Rotational)] {
+            let g = rated(range.clone(), seed, symmetry).unwrap();
+            check(&g, &range, symmetry);
+            let board = Board::from_grid(g.puzzle.grid()).unwrap();
+            // Its pattern: four boxes whose twelve empty cells' candidates by the clues fall
+            // within three digits, but for one cell that may hold a fourth.
+            assert!(has_planted_pattern(&board), "{board}");
+            assert_eq!(
+                g,
+                rated(range.clone(), seed, symmetry).unwrap(),
+                "the same seed"
+            );
+        }
         // A planted search that finds nothing ends with its budget, its fills included.
         let budget = Budget::work(20_000);
         let missed = generate_rated(
