@@ -224,6 +224,20 @@ fn bad_arguments_exit_2_saying_why() {
         ),
         (
             &[
+                "generate",
+                "--count",
+                "3",
+                "--rating",
+                "10.0-",
+                "--symmetry",
+                "rotational",
+                "--out",
+                out,
+            ],
+            "--rating: symmetric classic puzzles are generated up to rating 9.9",
+        ),
+        (
+            &[
                 "generate", "--count", "3", "--level", "easy", "--clues", "30-20", "--out", out,
             ],
             "--clues",

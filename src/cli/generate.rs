@@ -250,8 +250,14 @@ fn asked(args: &GenerateArgs) -> Result<Asked, Usage> {
             ))
         }
     };
+    // A range nothing reaches is refused here, named by the option that asked for it.
+    let option = if args.level.is_some() {
+        "--level"
+    } else {
+        "--rating"
+    };
     let asked = Asked::new(what, args.symmetry, args.format.0)
-        .map_err(|e| Usage(format!("--level: {e}")))?;
+        .map_err(|e| Usage(format!("{option}: {e}")))?;
     match args.pattern {
         Some(pattern) => asked
             .with_pattern(pattern)
