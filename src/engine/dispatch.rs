@@ -408,6 +408,18 @@ mod tests {
     }
 
     #[test]
+    fn classic_ranges_are_refused_only_above_what_planted_puzzles_reach() {
+        let from = |tenths| Rating::from_tenths(tenths)..=Rating::from_tenths(u16::MAX);
+        for (symmetry, highest) in [(Symmetry::None, 100), (Symmetry::Rotational, 99)] {
+            assert!(Engine::check_reachable(None, symmetry, &from(highest)).is_ok());
+            assert!(
+                Engine::check_reachable(None, symmetry, &from(highest + 1)).is_err(),
+                "{symmetry:?}"
+            );
+        }
+    }
+
+    #[test]
     fn classic_and_general_puzzles_get_the_same_kind_of_answer() {
         let mut engine = Engine::new();
         let classic = engine
