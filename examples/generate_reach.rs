@@ -43,7 +43,7 @@ fn main() {
     );
 }
 
-/// Each generator's `extreme` puzzles.
+/// Each generator's `extreme` puzzles (classic ones are planted, not carved).
 fn carved(engine: &mut Engine, seeds: u64) {
     println!(
         "{:<8} {:>9} {:>9} {:>8} {:>9}",
