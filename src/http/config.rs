@@ -40,8 +40,8 @@ pub struct ServeArgs {
     #[arg(long, env = "SUDOKU_WORK_BUDGET", default_value_t = DEFAULT_WORK_BUDGET)]
     pub work_budget: u64,
     /// Work allowed per `/generate` call, in the same units. Generation grades hundreds of
-    /// candidate puzzles to hit a level (most levels take well under a second; `extreme` a
-    /// few), so it gets its own, larger budget; a call that runs out answers 422
+    /// candidate puzzles to hit a level (most levels take well under a second, some `extreme`
+    /// searches a few), so it gets its own, larger budget; a call that runs out answers 422
     /// `generation-failed` and another seed may succeed. Keep it below the request time limit.
     #[arg(long, env = "SUDOKU_GENERATE_WORK_BUDGET", default_value_t = DEFAULT_GENERATE_WORK_BUDGET)]
     pub generate_work_budget: u64,

@@ -9,9 +9,9 @@
 //!    cell, one search for a solution without the removed digit
 //!    ([`Solver::count_solutions_without`]: any second solution differs there), for twins a
 //!    count to 2. This minimal puzzle is rated, the rating stopping as soon as a step above
-//!    the requested maximum shows it is too hard; for `extreme`, also once the solve has
-//!    filled [`HARD_PART_FILLED`] cells without a step of 9.0, since hard steps come early in
-//!    a solve ([`enough_for`]).
+//!    the requested maximum shows it is too hard; for a variant's `extreme`, also once the
+//!    solve has filled [`HARD_PART_FILLED`] cells without a step of 9.0, since hard steps
+//!    come early in a solve ([`enough_for`]). (Classic `extreme` puzzles are planted: below.)
 //! 3. Too hard: removed clues go back one at a time, in shuffled order, until the rating is in
 //!    range; a clue that would make it easier than the minimum is skipped.
 //! 4. Too easy but within 2.0 of the minimum: a local search climbs: one clue moves to another
@@ -80,9 +80,9 @@ use planted::Plant;
 /// none, and changes no puzzle given before, so the version stays. 9: a planted
 /// candidate's grade gives up on it counted from its own givens ([`PLANTED_HARD_PART`]), so
 /// a planted puzzle may be another for the same seed; planted puzzles with symmetry answer
-/// ranges that were refused. Classic `extreme` puzzles (9.0 and up, no maximum) are planted
-/// too ([`is_planted`]), so they are others for the same seed; every other carved puzzle is
-/// the same.
+/// ranges that were refused. Classic ranges without a maximum starting at 9.0 or 9.1 (the
+/// `extreme` level's) are planted too ([`is_planted`]), so their puzzles are others for the
+/// same seed; every other carved puzzle is the same.
 pub const GENERATOR_VERSION: u32 = 9;
 
 /// Which clue patterns are allowed.
@@ -147,8 +147,9 @@ pub enum GenerateError {
     /// the lowest rating a puzzle can have.
     #[error("no puzzle is rated {min} to {max}: a puzzle's rating is {LOWEST} or more")]
     EmptyRange { min: Rating, max: Rating },
-    /// The generator's limit (its work budget, its deadline, or [`MAX_RATINGS`] candidates)
-    /// was reached before a puzzle in range was found; another seed may succeed.
+    /// The generator's limit (its work budget, its deadline, or [`MAX_RATINGS`] candidates,
+    /// [`MAX_PLANTED_RATINGS`] planted ones) was reached before a puzzle in range was found;
+    /// another seed may succeed.
     #[error(
         "no puzzle rated {} found within the generator's {limit} ({ratings} puzzles rated, \
          {work} units of work)",
@@ -195,7 +196,7 @@ pub enum Limit {
     /// The deadline: a generation has one ahead of its request's time limit, so a search
     /// that runs long ends with an answer that says so, not with a timeout.
     Time,
-    /// [`MAX_RATINGS`] candidates rated.
+    /// [`MAX_RATINGS`] candidates rated ([`MAX_PLANTED_RATINGS`] planted ones).
     Ratings,
 }
 
@@ -210,16 +211,17 @@ impl std::fmt::Display for Limit {
 }
 
 /// Puzzles rated per call at most: bounds a call whatever its budget (the service's
-/// generation budget usually ends a hopeless search first). Rotational `extreme` puzzles
-/// take up to about 10,000 ratings, most of them cut short ([`HARD_PART_FILLED`]).
+/// generation budget usually ends a hopeless search first). Rotational `extreme` puzzles,
+/// when they were carved, took up to about 10,000 ratings, most of them cut short
+/// ([`HARD_PART_FILLED`]).
 const MAX_RATINGS: u32 = 30_000;
 /// [`MAX_RATINGS`] for planted puzzles ([`planted`]): most of their candidates stop grading
 /// within a few placements ([`enough_for`]), about 60 units each, so 30,000 of them would end
 /// a search at about 1.8 of the default 5 million units; at this many the budget ends it.
 const MAX_PLANTED_RATINGS: u32 = 200_000;
-/// The highest rating carving random grids reaches (`examples/generate_reach.rs`,
-/// BENCHMARKS.md): a classic range starting above it is sought with planted puzzles
-/// ([`planted`]) instead.
+/// The highest rating carving random grids reaches (measured by `examples/generate_reach.rs`
+/// while classic `extreme` puzzles were carved; BENCHMARKS.md): a classic range starting
+/// above it is sought with planted puzzles ([`planted`]) instead.
 pub(crate) const CARVING_REACH: Rating = Rating::from_tenths(91);
 /// The highest rating (or bound, for a puzzle beyond the techniques) planted puzzles without
 /// symmetry have reached within the default generation budget, over 30 seeds
@@ -433,7 +435,8 @@ impl Target for ClassicTarget<'_> {
 }
 
 /// Whether a classic `range` is sought with planted puzzles: one starting above what
-/// carving reaches, and the `extreme` level's (9.0 and up, no maximum). For the level,
+/// carving reaches, and one without a maximum starting at 9.0 or 9.1 (the `extreme`
+/// level's, 9.0 and up). For the level,
 /// planted puzzles cost less and spread further above its floor than carved ones: over 200
 /// seeds, work per puzzle 0.30 of carving's without symmetry and 0.59 with it, p99 time 0.27
 /// and 0.74; over 60 seeds, 28 and 23 rated above 9.0, where carving gave 5 and 7
@@ -627,8 +630,10 @@ pub(crate) fn stop_for(range: &RangeInclusive<Rating>) -> Rating {
     }
 }
 
-/// Filled cells after which the search for an extreme puzzle gives up on a candidate whose
-/// solve has not yet needed a step of the minimum. On the 34 extreme puzzles of
+/// Filled cells after which the search for a carved extreme puzzle (classic ones were, a
+/// variant's are) gives up on a candidate whose solve has not yet needed a step of the
+/// minimum; planted candidates count from their givens ([`PLANTED_HARD_PART`]). On the 34
+/// extreme puzzles of
 /// `generate_timing 20 extreme` (both symmetries) the first step of 9.0 or more came with
 /// 26-39 cells filled, 32 of them with 35 or fewer; the rejected candidates' steps with 35
 /// or more cells filled took 69% of their grading time. Over 100 seeds a puzzle then
@@ -1459,8 +1464,8 @@ mod tests {
         assert!(budget.used() <= 20_000 + 1_000, "{}", budget.used());
         // The `extreme` level's puzzles are planted too; carved ones (`master`) have no such
         // pattern.
-        for symmetry in [Symmetry::None, Symmetry::Rotational] {
-            let extreme = make(Difficulty::Extreme, 0, symmetry);
+        for (seed, symmetry) in [(2, Symmetry::None), (21, Symmetry::Rotational)] {
+            let extreme = rated(Difficulty::Extreme.ratings(), seed, symmetry);
             check(&extreme, &Difficulty::Extreme.ratings(), symmetry);
             let board = Board::from_grid(extreme.puzzle.grid()).unwrap();
             assert!(has_planted_pattern(&board), "{board}");

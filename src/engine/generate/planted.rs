@@ -1,4 +1,5 @@
-//! Puzzles above what carving reaches, built around a planted *tridagon*.
+//! Classic `extreme` puzzles and those above what carving reaches, built around a planted
+//! *tridagon*.
 //!
 //! Carving random grids finds a classic puzzle rated 9.3 about once in 30,000 candidates and
 //! has never found one of 9.5 (BENCHMARKS.md), while most of the hardest puzzles players
