@@ -142,6 +142,10 @@ async fn bad_bodies_are_problems_at_their_fields() {
             expect_problem(booklet(&server, body.clone()).await, 422, "invalid-request").await;
         assert_eq!(problem["pointer"], pointer, "{body}: {problem}");
     }
+    // A range no generator reaches is `unsupported` here as on `/generate`.
+    let body = json!({"generate": {"count": 2, "rating": {"min": 10.1}, "seed": 1}});
+    let problem = expect_problem(booklet(&server, body).await, 422, "unsupported").await;
+    assert_eq!(problem["pointer"], "/generate/rating", "{problem}");
     // A puzzle's own problem keeps its type, pointing into the puzzle at fault.
     let clash = "11".to_string() + &".".repeat(79);
     let body = json!({"puzzles": [{"board": SEED}, {"board": clash}]});

@@ -171,6 +171,10 @@ async fn generate_takes_a_rating_range() {
         .await
         .unwrap();
     assert_eq!(ok_json(response).await["board"], body["board"]);
+    // Ends between two ratings move inward: 2.91 to 3.44 is 3.0 to 3.4, never 2.9.
+    let inward = json!({"rating": {"min": 2.91, "max": 3.44}, "seed": 11, "format": "line"});
+    let inward = ok_json(post(&server, "/generate", inward).await).await;
+    assert_eq!(inward["board"], body["board"]);
     for (query, pointer) in [("rating=x-4", "/rating/min"), ("rating=", "/rating")] {
         let response = client()
             .get(server.url(&format!("/generate?{query}")))
@@ -179,6 +183,9 @@ async fn generate_takes_a_rating_range() {
             .unwrap();
         let problem = expect_problem(response, 422, "invalid-request").await;
         assert_eq!(problem["pointer"], pointer, "{query}");
+        // A query string's range is shown as a query string writes it.
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains("rating=6.5-7.5"), "{query}: {detail}");
     }
     let open = ok_json(
         post(
@@ -216,6 +223,16 @@ async fn generate_takes_a_rating_range() {
             json!({"rating": {"low": 3}}),
             "/rating/low",
             "unknown field `low`",
+        ),
+        (
+            json!({"rating": {"min": 2.66, "max": 2.69}}),
+            "/rating",
+            "no rating lies in 2.66 to 2.69",
+        ),
+        (
+            json!({"rating": 1.45}),
+            "/rating",
+            "no rating lies in 1.45:",
         ),
         (json!({"rating": [3, 4]}), "/rating", "such as"),
         (json!({"rating": "3-4"}), "/rating", "such as"),

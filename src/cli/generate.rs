@@ -168,9 +168,11 @@ fn format(value: &str) -> Result<BoardForm, String> {
     named(value, &FORMATS).map(BoardForm)
 }
 
-/// `a-b`, `a-`, `-b` or `a` (both ends `a`): each end through `end`, a missing one open.
+/// `a-b`, `a-`, `-b` or `a` (both ends `a`): each end through `end`, a missing one open;
+/// `example` shows the form when there is no end at all.
 fn range<T: Copy>(
     value: &str,
+    example: &str,
     end: impl Fn(&str) -> Result<T, String>,
 ) -> Result<(Option<T>, Option<T>), String> {
     let part = |text: &str| match text.trim() {
@@ -182,7 +184,7 @@ fn range<T: Copy>(
         None => {
             let exact = part(value)?;
             if exact.is_none() {
-                return Err("expected a range such as 22-30, 25- or -30".to_string());
+                return Err(format!("expected a range such as {example}"));
             }
             Ok((exact, exact))
         }
@@ -190,22 +192,24 @@ fn range<T: Copy>(
 }
 
 fn rating_range(value: &str) -> Result<Ratings, String> {
-    let tenths = |text: &str| match text.parse::<f64>() {
-        Ok(v) if (0.0..=20.0).contains(&v) => Ok((v * 10.0).round() as u16),
+    let highest = Rating::HIGHEST.value();
+    let end = |text: &str| match text.parse::<f64>() {
+        Ok(v) if (0.0..=highest).contains(&v) => Ok(v),
         _ => Err(format!(
-            "{text:?} is not a Sudoku Explainer rating from 0 to 20, such as 6.5"
+            "{text:?} is not a Sudoku Explainer rating from 0 to {highest}, such as 6.5"
         )),
     };
-    let (min, max) = range(value, tenths)?;
-    let (min, max) = (min.unwrap_or(0), max.unwrap_or(u16::MAX));
-    if min > max {
-        return Err(format!(
-            "the lowest rating ({}) is above the highest ({})",
-            Rating::from_tenths(min),
-            Rating::from_tenths(max)
-        ));
+    let (min, max) = range(value, "6.5-7.5, 6.5-, -7.5 or 7.2", end)?;
+    if let (Some(low), Some(high)) = (min, max) {
+        if low > high {
+            return Err(format!(
+                "the lowest rating ({low}) is above the highest ({high})"
+            ));
+        }
     }
-    Ok(Ratings(Rating::from_tenths(min)..=Rating::from_tenths(max)))
+    Rating::between(min, max).map(Ratings).ok_or_else(|| {
+        format!("no rating lies in {value:?}: Sudoku Explainer ratings have one decimal")
+    })
 }
 
 fn clue_range(value: &str) -> Result<Clues, String> {
@@ -213,7 +217,7 @@ fn clue_range(value: &str) -> Result<Clues, String> {
         text.parse::<usize>()
             .map_err(|_| format!("{text:?} is not a clue count"))
     };
-    range(value, count).map(|(min, max)| Clues(min, max))
+    range(value, "22-30, 25-, -30 or 28", count).map(|(min, max)| Clues(min, max))
 }
 
 /// A bad option: which one, and why.
@@ -536,6 +540,12 @@ mod tests {
         assert_eq!(ratings("-3").unwrap(), tenths(0, 30));
         assert!(ratings("21").is_err());
         assert!(ratings("8-7").unwrap_err().contains("above"));
+        // Ends move inward to ratings; a range holding none is refused.
+        assert_eq!(ratings("9.14-").unwrap(), tenths(92, u16::MAX));
+        assert!(ratings("2.66-2.69").unwrap_err().contains("no rating lies"));
+        // An empty range shows a rating's example, not a clue count's.
+        assert!(ratings(" ").unwrap_err().contains("6.5-7.5"));
+        assert!(clues(" ").unwrap_err().contains("22-30"));
     }
 
     #[test]

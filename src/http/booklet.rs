@@ -301,9 +301,21 @@ async fn generated(
     if !(1..=most as u64).contains(&request.count) {
         return Err(too_many("/generate/count", request.count, most, per_page));
     }
-    let plan = plan(&request, most as u64).map_err(|problem| match problem.pointer() {
-        Some(pointer) => Problem::invalid_at(format!("/generate{pointer}"), problem.body().detail),
-        None => problem,
+    // The generation's fields sit under `generate` here; a problem keeps its kind (a range
+    // out of reach is `unsupported` as on `/generate`).
+    let plan = plan(&request, most as u64).map_err(|problem| match problem {
+        Problem::InvalidRequest { detail, pointer } => Problem::InvalidRequest {
+            detail,
+            pointer: pointer.map(|p| format!("/generate{p}")),
+        },
+        Problem::Unsupported { detail, pointer } => Problem::Unsupported {
+            detail,
+            pointer: pointer.map(|p| format!("/generate{p}")),
+        },
+        other => match other.pointer() {
+            Some(p) => Problem::invalid_at(format!("/generate{p}"), other.body().detail),
+            None => other,
+        },
     })?;
     let mut run = Run::new(&plan);
     let mut entries = Vec::new();

@@ -178,9 +178,6 @@ fn request_etag(
     HeaderValue::from_str(&tag).map_err(|_| Problem::Internal)
 }
 
-/// The highest rating a range may name: beyond anything Sudoku Explainer gives a 9x9 puzzle.
-const MAX_RATING_TENTHS: u16 = 200;
-
 /// The ratings the request asks for: a level's band, or an explicit range; exactly one of the
 /// two.
 fn wanted_ratings(
@@ -199,8 +196,9 @@ fn wanted_ratings(
             "/difficulty",
             format!(
                 "missing field `difficulty`: send one of {}, or a rating range such as \
-                 {{\"rating\": {{\"min\": 6.5, \"max\": 7.5}}}}",
-                names(&difficulties).join(", ")
+                 {}",
+                names(&difficulties).join(", "),
+                source.range_example()
             ),
         )),
     }
@@ -213,8 +211,19 @@ pub(super) enum Source {
     Query,
 }
 
+impl Source {
+    /// How a rating range is written in a request from here.
+    fn range_example(self) -> &'static str {
+        match self {
+            Source::Body => "{\"rating\": {\"min\": 6.5, \"max\": 7.5}}",
+            Source::Query => "rating=6.5-7.5 (or 6.5-, -7.5, 7.2)",
+        }
+    }
+}
+
 /// A rating range from `{"min": a, "max": b}` or a number (JSON), or `"a-b"`, `"a-"`, `"-b"`,
-/// `"a"` (a query string); each end rounded to one decimal, a missing one open.
+/// `"a"` (a query string); a missing end open, each end moved inward to a rating (see
+/// [`Rating::between`]).
 fn rating_range(value: &Value, source: Source) -> Result<RangeInclusive<Rating>, Problem> {
     let (min, max) = match value {
         Value::Object(fields) => {
@@ -226,18 +235,18 @@ fn rating_range(value: &Value, source: Source) -> Result<RangeInclusive<Rating>,
             }
             let end = |name: &str| match fields.get(name) {
                 None | Some(Value::Null) => Ok(None),
-                Some(v) => tenths(v.as_f64(), &format!("rating.{name}")).map(Some),
+                Some(v) => rating_end(v.as_f64(), &format!("rating.{name}"), source).map(Some),
             };
             (end("min")?, end("max")?)
         }
         Value::Number(n) => {
-            let exact = tenths(n.as_f64(), "rating")?;
+            let exact = rating_end(n.as_f64(), "rating", source)?;
             (Some(exact), Some(exact))
         }
         Value::String(text) if source == Source::Query && !text.trim().is_empty() => {
             let end = |part: &str, name: &str| match part.trim() {
                 "" => Ok(None),
-                part => tenths(part.parse().ok(), name).map(Some),
+                part => rating_end(part.parse().ok(), name, source).map(Some),
             };
             match text.split_once('-') {
                 Some((low, high)) => (end(low, "rating.min")?, end(high, "rating.max")?),
@@ -247,33 +256,48 @@ fn rating_range(value: &Value, source: Source) -> Result<RangeInclusive<Rating>,
                 }
             }
         }
-        _ => (None, Some(tenths(None, "rating")?)),
+        _ => (None, Some(rating_end(None, "rating", source)?)),
     };
-    let (min, max) = (min.unwrap_or(0), max.unwrap_or(u16::MAX));
-    if min > max {
-        return Err(Problem::invalid_at(
+    if let (Some(low), Some(high)) = (min, max) {
+        if low > high {
+            return Err(Problem::invalid_at(
+                "/rating",
+                format!("rating.min ({low}) is above rating.max ({high})"),
+            ));
+        }
+    }
+    Rating::between(min, max).ok_or_else(|| {
+        let asked = match (min, max) {
+            (Some(low), Some(high)) if low == high => format!("{low}"),
+            (low, high) => format!(
+                "{} to {}",
+                low.map_or("0".into(), |v| v.to_string()),
+                high.map_or("20".into(), |v| v.to_string())
+            ),
+        };
+        Problem::invalid_at(
             "/rating",
             format!(
-                "rating.min ({}) is above rating.max ({})",
-                Rating::from_tenths(min),
-                Rating::from_tenths(max)
+                "no rating lies in {asked}: Sudoku Explainer ratings have one decimal (such \
+                 as 2.6 or 2.7)"
             ),
-        ));
-    }
-    Ok(Rating::from_tenths(min)..=Rating::from_tenths(max))
+        )
+    })
 }
 
-/// The rating `value` in tenths, or a problem at the field `name` (`rating.min` is
-/// `/rating/min`) when it is not a number from 0 to 20.
-fn tenths(value: Option<f64>, name: &str) -> Result<u16, Problem> {
-    let highest = f64::from(MAX_RATING_TENTHS) / 10.0;
+/// The rating end `value`, or a problem at the field `name` (`rating.min` is `/rating/min`)
+/// when it is not a number from 0 to [`Rating::HIGHEST`].
+fn rating_end(value: Option<f64>, name: &str, source: Source) -> Result<f64, Problem> {
+    let highest = Rating::HIGHEST;
     match value {
-        Some(v) if (0.0..=highest).contains(&v) => Ok((v * 10.0).round() as u16),
+        Some(v) if (0.0..=highest.value()).contains(&v) => Ok(v),
         _ => Err(Problem::invalid_at(
             format!("/{}", name.replace('.', "/")),
             format!(
-                "{name} must be a Sudoku Explainer rating from 0 to {highest}, such as 6.5, \
-                 or rating an object such as {{\"min\": 6.5, \"max\": 7.5}}"
+                "{name} must be a Sudoku Explainer rating from 0 to {}, such as 6.5; a range \
+                 is written {}",
+                highest.value(),
+                source.range_example()
             ),
         )),
     }

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::wire::ConflictJson;
 use crate::bank::BankError;
-use crate::engine::generate::range_text;
+use crate::engine::generate::{range_text, Limit};
 use crate::engine::{
     CageError, Cell, Conflict, ConstraintError, Digit, EngineError, Exhausted, GenerateError,
     ParseError, PlayError, PuzzleError, RegionError, RulesError, Stop,
@@ -100,6 +100,11 @@ pub enum Problem {
     MalformedRequest { detail: String },
     /// The request took longer than the configured timeout.
     Timeout,
+    /// A generation met its deadline, ahead of the request's time limit, before it found a
+    /// puzzle or spent its work budget: the server was short of time (a queue, a loaded
+    /// machine), which retrying fixes, so it is a timeout, not `GenerationFailed` (whose
+    /// remedy, another seed, would give up a seed that works). The detail says how far it got.
+    GenerationTimedOut { detail: String },
     /// The server is draining for shutdown.
     ShuttingDown,
     /// A bug. Never expected; reported without internals.
@@ -293,6 +298,21 @@ impl From<EngineError> for Problem {
                 max,
                 ratings,
                 work,
+                limit: Limit::Time,
+            }) => Problem::GenerationTimedOut {
+                detail: format!(
+                    "no puzzle rated {} was found before this server's time limit for a \
+                     generation ({ratings} candidate puzzles rated, {work} units of its work \
+                     budget spent): the server was busy; retry after 1 s (the same seed gives \
+                     the same puzzle)",
+                    range_text(min, max)
+                ),
+            },
+            EngineError::NotGenerated(GenerateError::NotFound {
+                min,
+                max,
+                ratings,
+                work,
                 limit,
             }) => {
                 let range = range_text(min, max);
@@ -411,7 +431,7 @@ impl Problem {
             Problem::HeadersTooLarge { .. } => "headers-too-large",
             Problem::UriTooLong { .. } => "uri-too-long",
             Problem::MalformedRequest { .. } => "malformed-request",
-            Problem::Timeout => "timeout",
+            Problem::Timeout | Problem::GenerationTimedOut { .. } => "timeout",
             Problem::ShuttingDown => "shutting-down",
             Problem::Internal => "internal",
             Problem::InPuzzle { problem, .. } => problem.slug(),
@@ -442,9 +462,10 @@ impl Problem {
             Problem::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Problem::HeadersTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             Problem::UriTooLong { .. } => StatusCode::URI_TOO_LONG,
-            Problem::Overloaded { .. } | Problem::Timeout | Problem::ShuttingDown => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            Problem::Overloaded { .. }
+            | Problem::Timeout
+            | Problem::GenerationTimedOut { .. }
+            | Problem::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
             Problem::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Problem::InPuzzle { problem, .. } => problem.status(),
         }
@@ -474,7 +495,7 @@ impl Problem {
             Problem::HeadersTooLarge { .. } => "Request headers too large",
             Problem::UriTooLong { .. } => "Request target too long",
             Problem::MalformedRequest { .. } => "Malformed HTTP request",
-            Problem::Timeout => "Request timed out",
+            Problem::Timeout | Problem::GenerationTimedOut { .. } => "Request timed out",
             Problem::ShuttingDown => "Service shutting down",
             Problem::Internal => "Internal error",
             Problem::InPuzzle { problem, .. } => problem.title(),
@@ -490,6 +511,7 @@ impl Problem {
             | Problem::UriTooLong { detail }
             | Problem::MalformedRequest { detail }
             | Problem::GenerationFailed { detail }
+            | Problem::GenerationTimedOut { detail }
             | Problem::UnsupportedMediaType { detail }
             | Problem::NotAcceptable { detail } => detail.clone(),
             Problem::InvalidBoard { field, error } => named(field, error),
@@ -606,7 +628,9 @@ impl IntoResponse for Problem {
         let retry_after = match self {
             Problem::Overloaded { retry_after_secs }
             | Problem::TooManyRequests { retry_after_secs } => Some(retry_after_secs),
-            Problem::Timeout | Problem::ShuttingDown => Some(1),
+            Problem::Timeout | Problem::GenerationTimedOut { .. } | Problem::ShuttingDown => {
+                Some(1)
+            }
             _ => None,
         };
         if let Some(secs) = retry_after {
@@ -885,6 +909,37 @@ mod tests {
             None,
         ];
         assert_eq!(retry, expected.map(|r| r.map(String::from)));
+    }
+
+    #[test]
+    fn a_generation_out_of_time_is_a_timeout_and_out_of_work_a_failure() {
+        let not_found = |limit| {
+            Problem::from(EngineError::NotGenerated(GenerateError::NotFound {
+                min: crate::engine::Rating::from_tenths(92),
+                max: crate::engine::Rating::from_tenths(u16::MAX),
+                ratings: 4,
+                work: 256,
+                limit,
+            }))
+        };
+        let late = not_found(Limit::Time);
+        assert_eq!(
+            (late.status(), late.slug()),
+            (StatusCode::SERVICE_UNAVAILABLE, "timeout")
+        );
+        let detail = late.detail();
+        assert!(
+            detail.contains("9.2 or more") && detail.contains("retry"),
+            "{detail}"
+        );
+        let response = late.into_response();
+        assert_eq!(response.headers()[header::RETRY_AFTER], "1");
+        for limit in [Limit::Work, Limit::Ratings] {
+            let spent = not_found(limit);
+            assert_eq!(spent.status(), StatusCode::UNPROCESSABLE_ENTITY);
+            assert_eq!(spent.slug(), "generation-failed");
+            assert!(spent.detail().contains("another seed"));
+        }
     }
 
     #[test]

@@ -108,7 +108,7 @@ impl JsonSchema for RatingInput {
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        let rating = json_schema!({"type": "number", "minimum": 1.0, "maximum": 12.0});
+        let rating = json_schema!({"type": "number", "minimum": 0.0, "maximum": 20.0});
         json_schema!({
             "description": "Instead of a difficulty: a Sudoku Explainer rating, or a range \
                             {\"min\", \"max\"} (either end may be left out).",

@@ -139,7 +139,7 @@ pub enum Stopped {
     /// "is this at most 6.5?" needs no more).
     AboveCap,
     /// The solve filled the cells the caller allowed without such a step: a generator seeking
-    /// a hard puzzle bets that the rest of the solve is easier (see [`Enough::filled`]).
+    /// a hard puzzle bets that the rest of the solve is easier (see [`Enough::hard_part`]).
     PastTheHardPart,
 }
 
@@ -171,25 +171,35 @@ pub(crate) struct Enough {
     /// Stop at the first step rated above this ([`Stopped::AboveCap`]): "is this puzzle at
     /// most 6.5?" or "at least 9.0?" needs no more.
     pub(crate) above: Option<Rating>,
-    /// Stop once this many cells are filled while no step has gone above `above`
+    /// Stop once enough cells are filled while no step has reached the range sought
     /// ([`Stopped::PastTheHardPart`]). Hard steps come early in a solve, while few cells are
     /// filled: a generator seeking a hard puzzle gives up on one whose start was easy,
     /// rather than grading the easier rest. Without `above` it is never used.
-    pub(crate) filled: Option<usize>,
+    pub(crate) hard_part: Option<HardPart>,
+}
+
+/// Where a grade bets that a puzzle is too easy (see [`Enough::hard_part`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct HardPart {
+    /// Filled cells (givens included) by which a step must have reached `reaching`.
+    pub(crate) cells: usize,
+    /// The range's minimum. Not the cap: a closed range's cap is its maximum, and a bet on
+    /// that would give up on every puzzle in the range.
+    pub(crate) reaching: Rating,
 }
 
 impl Enough {
     /// The whole grade.
     pub(crate) const ALL: Enough = Enough {
         above: None,
-        filled: None,
+        hard_part: None,
     };
 
     /// Up to the first step rated above `cap`.
     pub(crate) const fn above(cap: Rating) -> Enough {
         Enough {
             above: Some(cap),
-            filled: None,
+            hard_part: None,
         }
     }
 }
@@ -305,7 +315,7 @@ pub(crate) fn grade_until_stopped(
     let _memory = super::barren::Scope::open();
     let cap = enough.above;
     // Only a cap makes a bet on the rest meaningful: without one, every step counts.
-    let filled_enough = enough.filled.filter(|_| cap.is_some());
+    let hard_part = enough.hard_part.filter(|_| cap.is_some());
     let mut counts = BTreeMap::new();
     let mut score = 0;
     let mut hardest: Option<(Rating, Technique)> = None;
@@ -316,7 +326,9 @@ pub(crate) fn grade_until_stopped(
         if marks.is_solved() || marks.has_contradiction() {
             break;
         }
-        if filled_enough.is_some_and(|cells| marks.board().given_count() >= cells) {
+        let reached = hardest.map_or(Rating::default(), |(r, _)| r);
+        if hard_part.is_some_and(|h| marks.board().given_count() >= h.cells && reached < h.reaching)
+        {
             stopped = Some(Stopped::PastTheHardPart);
             break;
         }

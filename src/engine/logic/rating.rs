@@ -6,6 +6,7 @@
 //! does, and [`Rating`] is what is shown: the value rounded to one decimal.
 
 use std::fmt;
+use std::ops::RangeInclusive;
 
 /// A rating on the Sudoku Explainer scale, in tenths (72 is 7.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -26,6 +27,33 @@ impl Rating {
     pub fn value(self) -> f64 {
         f64::from(self.0) / 10.0
     }
+
+    /// The ratings from `min` to `max`, both included, either end open (`None`); each end a
+    /// number from 0 to [`Rating::HIGHEST`]. Ratings have one decimal, so an end between two
+    /// of them moves inward: "9.14 or more" is 9.2 or more, "at most 0.95" at most 0.9.
+    /// Rounding to the nearest instead would answer 9.1 to a caller who asked for 9.14 or
+    /// more. `None` when no rating lies within (2.66 to 2.69), or an end is off the scale.
+    pub fn between(min: Option<f64>, max: Option<f64>) -> Option<RangeInclusive<Rating>> {
+        // A number a client computed may miss its tenth by a rounding error (0.1 + 0.2 is
+        // 0.30000000000000004): within this of a tenth, an end is that tenth.
+        const SLACK: f64 = 1e-6;
+        let on_scale = |v: f64| (0.0..=Rating::HIGHEST.value()).contains(&v);
+        let low = match min {
+            Some(v) if !on_scale(v) => return None,
+            Some(v) => (v * 10.0 - SLACK).ceil() as u16,
+            None => 0,
+        };
+        let high = match max {
+            Some(v) if !on_scale(v) => return None,
+            Some(v) => (v * 10.0 + SLACK).floor() as u16,
+            None => u16::MAX,
+        };
+        (low <= high).then_some(Rating(low)..=Rating(high))
+    }
+
+    /// The highest end a range may name: beyond anything Sudoku Explainer gives a 9x9
+    /// puzzle.
+    pub const HIGHEST: Rating = Rating(200);
 }
 
 impl fmt::Display for Rating {
@@ -94,6 +122,25 @@ mod tests {
             .map(|&c| length_steps(c))
             .collect();
         assert_eq!(steps, vec![0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]);
+    }
+
+    #[test]
+    fn a_range_s_ends_move_inward_to_ratings() {
+        let tenths = |low: u16, high: u16| Some(Rating(low)..=Rating(high));
+        assert_eq!(Rating::between(Some(9.14), None), tenths(92, u16::MAX));
+        assert_eq!(Rating::between(None, Some(0.95)), tenths(0, 9));
+        assert_eq!(Rating::between(Some(6.5), Some(7.5)), tenths(65, 75));
+        // A rounding error off a tenth stays on it.
+        assert_eq!(Rating::between(Some(0.7), Some(0.7)), tenths(7, 7));
+        assert_eq!(Rating::between(Some(2.3), Some(9.9)), tenths(23, 99));
+        assert_eq!(Rating::between(Some(0.1 + 0.2), None), tenths(3, u16::MAX));
+        assert_eq!(Rating::between(Some(1.45), Some(1.45)), None);
+        assert_eq!(Rating::between(Some(2.66), Some(2.69)), None);
+        assert_eq!(Rating::between(Some(20.0), None), tenths(200, u16::MAX));
+        for off in [-0.1, 20.01, f64::NAN, f64::INFINITY] {
+            assert_eq!(Rating::between(Some(off), None), None, "{off}");
+            assert_eq!(Rating::between(None, Some(off)), None, "{off}");
+        }
     }
 
     #[test]

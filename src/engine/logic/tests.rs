@@ -396,7 +396,7 @@ fn grades_span_the_bands() {
 
 #[test]
 fn a_capped_grade_gives_up_past_the_cells_allowed_and_only_with_a_cap() {
-    use super::grade::{grade_with, Enough};
+    use super::grade::{grade_with, Enough, HardPart};
     let wing = puzzle(WING);
     let givens = wing.board().given_count();
     let unique = Assumptions::unique();
@@ -408,7 +408,10 @@ fn a_capped_grade_gives_up_past_the_cells_allowed_and_only_with_a_cap() {
     // The hardest step comes before the grid is full: the cap stops the grade there.
     let in_time = graded(Enough {
         above: Some(cap),
-        filled: Some(81),
+        hard_part: Some(HardPart {
+            cells: 81,
+            reaching: rating,
+        }),
     });
     assert_eq!(in_time.stopped(), Some(Stopped::AboveCap));
     assert_eq!(in_time.lower_bound(), rating);
@@ -416,7 +419,10 @@ fn a_capped_grade_gives_up_past_the_cells_allowed_and_only_with_a_cap() {
     // Allowed no more cells than the givens, it gives up before its first step.
     let at_once = graded(Enough {
         above: Some(cap),
-        filled: Some(givens),
+        hard_part: Some(HardPart {
+            cells: givens,
+            reaching: rating,
+        }),
     });
     assert_eq!(at_once.stopped(), Some(Stopped::PastTheHardPart));
     assert!(at_once.counts.is_empty());
@@ -425,7 +431,10 @@ fn a_capped_grade_gives_up_past_the_cells_allowed_and_only_with_a_cap() {
     // A few cells in, it keeps what it learnt, below the cap.
     let early = graded(Enough {
         above: Some(cap),
-        filled: Some(givens + 3),
+        hard_part: Some(HardPart {
+            cells: givens + 3,
+            reaching: rating,
+        }),
     });
     assert_eq!(early.stopped(), Some(Stopped::PastTheHardPart));
     assert!(!early.counts.is_empty() && early.lower_bound() <= cap);
@@ -433,9 +442,33 @@ fn a_capped_grade_gives_up_past_the_cells_allowed_and_only_with_a_cap() {
     // Without a cap every step counts: the cells allowed are ignored.
     let uncapped = graded(Enough {
         above: None,
-        filled: Some(givens),
+        hard_part: Some(HardPart {
+            cells: givens,
+            reaching: rating,
+        }),
     });
     assert_eq!(uncapped, whole);
+
+    // Under a cap above the puzzle (a closed range's maximum) the bet reads the minimum,
+    // not the cap: a solve that has reached it is graded to the end, one that has not by
+    // then is given up.
+    let high_cap = Some(Rating::from_tenths(200));
+    let reached = graded(Enough {
+        above: high_cap,
+        hard_part: Some(HardPart {
+            cells: givens + 3,
+            reaching: Rating::from_tenths(10),
+        }),
+    });
+    assert_eq!(reached, whole);
+    let missed = graded(Enough {
+        above: high_cap,
+        hard_part: Some(HardPart {
+            cells: givens + 3,
+            reaching: Rating::from_tenths(rating.tenths() + 1),
+        }),
+    });
+    assert_eq!(missed.stopped(), Some(Stopped::PastTheHardPart));
 }
 
 #[test]
