@@ -100,6 +100,19 @@ async fn generate_is_reproducible_by_seed_and_symmetric_on_request() {
     )
     .await;
     assert_eq!(fraction.status(), 422);
+    // A string that is no seed is quoted in the message, an empty one too.
+    for (sent, shown) in [("", "got \"\""), ("7x", "got \"7x\"")] {
+        let bad = post(
+            &server,
+            "/generate",
+            json!({"difficulty": "easy", "seed": sent}),
+        )
+        .await;
+        let problem = expect_problem(bad, 422, "invalid-request").await;
+        assert_eq!(problem["pointer"], "/seed");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains(shown), "{detail}");
+    }
     let random = ok_json(post(&server, "/generate", json!({"difficulty": "easy"})).await).await;
     assert!(random["seed"].as_u64().unwrap() < (1 << 53));
     // Seeds beyond JavaScript's safe integers come and go as strings; as a number, such a seed
@@ -186,6 +199,19 @@ async fn generate_takes_a_rating_range() {
         // A query string's range is shown as a query string writes it.
         let detail = problem["detail"].as_str().unwrap();
         assert!(detail.contains("rating=6.5-7.5"), "{query}: {detail}");
+    }
+    // A field named with a dot is one field; a repeated one is named too.
+    for (query, pointer) in [
+        ("rating.min=9.2&seed=1", "/rating.min"),
+        ("difficulty=hard&difficulty=easy", "/difficulty"),
+    ] {
+        let response = client()
+            .get(server.url(&format!("/generate?{query}")))
+            .send()
+            .await
+            .unwrap();
+        let problem = expect_problem(response, 422, "invalid-request").await;
+        assert_eq!(problem["pointer"], pointer, "{query}");
     }
     let open = ok_json(
         post(

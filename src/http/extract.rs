@@ -126,13 +126,23 @@ pub(super) fn data_problem_taking(text: &str, also: &[&str]) -> Problem {
         Some((path, error)) if !path.contains(' ') => (path, error),
         _ => (".", message),
     };
-    let mut pointer = json_pointer(path);
-    // An unknown or missing field is named in the message; the path may or may not end in
-    // it already.
-    let named = quoted_after(error, "unknown field `").or(quoted_after(error, "missing field `"));
-    if let Some(field) = named.filter(|f| !pointer.ends_with(&format!("/{f}"))) {
-        pointer = format!("{pointer}/{field}");
-    }
+    // An unknown, missing or repeated field is named in the message; the path may or may
+    // not end in it already. Taken off the path as it is written and put back as one
+    // segment, so that a name with a dot (`rating.min` in a query string) stays one field.
+    let named = ["unknown field `", "missing field `", "duplicate field `"]
+        .into_iter()
+        .find_map(|prefix| quoted_after(error, prefix));
+    let pointer = match named {
+        Some(field) => {
+            let parent = match path.strip_suffix(field) {
+                Some("") => ".",
+                Some(rest) if rest.ends_with('.') => rest,
+                _ => path,
+            };
+            format!("{}{}", json_pointer(parent), segment(field))
+        }
+        None => json_pointer(path),
+    };
     let detail = explain_unknown_field(error, also);
     let detail = match quoted_after(error, "missing field `") {
         Some("board") => format!("{detail}: send `board` as row strings, one string of all cells, or rows of numbers (0 or null for empty)"),
@@ -152,8 +162,13 @@ fn json_pointer(path: &str) -> String {
         .replace(']', "")
         .split('.')
         .filter(|part| !part.is_empty())
-        .map(|part| format!("/{}", part.replace('~', "~0").replace('/', "~1")))
+        .map(segment)
         .collect()
+}
+
+/// One JSON pointer segment, `/` and `~` escaped.
+fn segment(name: &str) -> String {
+    format!("/{}", name.replace('~', "~0").replace('/', "~1"))
 }
 
 /// The text between `prefix` and the next back quote.
@@ -268,6 +283,23 @@ mod tests {
              expected `board` or `cages` at line 1 column 9",
         );
         assert_eq!(problem.pointer().as_deref(), Some("/Cages"));
+        // The name is one segment whether the path ends in it or not, dots and all.
+        for (message, pointer) in [
+            (
+                "rating.min: unknown field `rating.min`, expected `seed`",
+                "/rating.min",
+            ),
+            (
+                "cages[0].colour: unknown field `colour`, expected `sum`",
+                "/cages/0/colour",
+            ),
+            ("cages[0]: missing field `sum`", "/cages/0/sum"),
+            (".: duplicate field `seed` at line 1 column 36", "/seed"),
+            ("duplicate field `difficulty`", "/difficulty"),
+        ] {
+            let problem = data_problem(message);
+            assert_eq!(problem.pointer().as_deref(), Some(pointer), "{message}");
+        }
         assert_eq!(json_pointer("."), "");
         assert_eq!(json_pointer("a/b.c[2]"), "/a~1b/c/2");
     }

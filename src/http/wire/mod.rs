@@ -626,7 +626,9 @@ where
         None | Some(serde_json::Value::Null) => return Ok(None),
         Some(serde_json::Value::Number(number)) => number,
         Some(serde_json::Value::String(text)) => {
-            return text.trim().parse().map(Some).map_err(|_| refuse(&text));
+            // Quoted, as JSON writes it: an empty or odd string stays visible.
+            let quoted = serde_json::Value::String(text.clone());
+            return text.trim().parse().map(Some).map_err(|_| refuse(&quoted));
         }
         Some(other) => return Err(refuse(&other)),
     };
