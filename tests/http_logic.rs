@@ -188,22 +188,21 @@ async fn generate_takes_a_rating_range() {
     let inward = json!({"rating": {"min": 2.91, "max": 3.44}, "seed": 11, "format": "line"});
     let inward = ok_json(post(&server, "/generate", inward).await).await;
     assert_eq!(inward["board"], body["board"]);
-    for (query, pointer) in [("rating=x-4", "/rating/min"), ("rating=", "/rating")] {
-        let response = client()
-            .get(server.url(&format!("/generate?{query}")))
-            .send()
-            .await
-            .unwrap();
-        let problem = expect_problem(response, 422, "invalid-request").await;
-        assert_eq!(problem["pointer"], pointer, "{query}");
-        // A query string's range is shown as a query string writes it.
-        let detail = problem["detail"].as_str().unwrap();
-        assert!(detail.contains("rating=6.5-7.5"), "{query}: {detail}");
-    }
-    // A field named with a dot is one field; a repeated one is named too.
-    for (query, pointer) in [
-        ("rating.min=9.2&seed=1", "/rating.min"),
-        ("difficulty=hard&difficulty=easy", "/difficulty"),
+    // A query string's range is shown as a query string writes it; a field named with a dot
+    // is one field; a repeated one is named too.
+    for (query, pointer, says) in [
+        ("rating=x-4", "/rating/min", "rating=6.5-7.5"),
+        ("rating=", "/rating", "rating=6.5-7.5"),
+        (
+            "rating.min=9.2&seed=1",
+            "/rating.min",
+            "unknown field `rating.min`",
+        ),
+        (
+            "difficulty=hard&difficulty=easy",
+            "/difficulty",
+            "duplicate field",
+        ),
     ] {
         let response = client()
             .get(server.url(&format!("/generate?{query}")))
@@ -212,6 +211,8 @@ async fn generate_takes_a_rating_range() {
             .unwrap();
         let problem = expect_problem(response, 422, "invalid-request").await;
         assert_eq!(problem["pointer"], pointer, "{query}");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains(says), "{query}: {detail}");
     }
     let open = ok_json(
         post(
