@@ -188,6 +188,17 @@ async fn generate_takes_a_rating_range() {
     let inward = json!({"rating": {"min": 2.91, "max": 3.44}, "seed": 11, "format": "line"});
     let inward = ok_json(post(&server, "/generate", inward).await).await;
     assert_eq!(inward["board"], body["board"]);
+    // A key twice in the range is refused, as at the top level (serde_json would keep the
+    // last one and ask for 1.0).
+    let twice = client()
+        .post(server.url("/generate"))
+        .header("content-type", "application/json")
+        .body(r#"{"rating": {"min": 9.2, "min": 1.0}, "seed": 1}"#)
+        .send()
+        .await
+        .unwrap();
+    let problem = expect_problem(twice, 422, "invalid-request").await;
+    assert_eq!(problem["pointer"], "/rating/min", "{problem}");
     // A query string's range is shown as a query string writes it; a field named with a dot
     // is one field; a repeated one is named too.
     for (query, pointer, says) in [

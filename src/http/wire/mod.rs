@@ -469,7 +469,7 @@ pub struct GenerateRequest {
     /// Instead of a level, a range of SE ratings: `{"min": 6.5, "max": 7.5}` (either end may
     /// be left out), or in a query string `6.5-7.5`, `6.5-` or `7.2`. Kept as raw JSON so
     /// that every malformed shape gets its own message (see `http::generate`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "rating_value")]
     #[schemars(with = "Option<super::schema::RatingInput>")]
     pub rating: Option<serde_json::Value>,
     /// Same seed, same puzzle. Omitted: a random one, returned in the answer. A number up
@@ -505,7 +505,7 @@ pub struct GenerateBatchRequest {
     pub variant: Option<String>,
     #[serde(default)]
     pub difficulty: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "rating_value")]
     #[schemars(with = "Option<super::schema::RatingInput>")]
     pub rating: Option<serde_json::Value>,
     /// The batch's seed: puzzle `i` is generated from a seed derived from it and `i`.
@@ -608,6 +608,57 @@ where
     T: Deserialize<'de>,
 {
     Ok(Option::<Object<T>>::deserialize(deserializer)?.map(|Object(item)| item))
+}
+
+/// `rating` as raw JSON (see `http::generate`), but with a key given twice in its object
+/// refused, as the request's own fields are: serde_json's map keeps the last one silently,
+/// so `{"min": 9.2, "min": 1.0}` would ask for 1.0.
+fn rating_value<'de, D>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    use serde_json::Value;
+    struct Raw;
+    impl<'de> Visitor<'de> for Raw {
+        type Value = Value;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a rating or a range")
+        }
+        fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+            let mut fields = serde_json::Map::new();
+            while let Some((key, value)) = map.next_entry::<String, Value>()? {
+                if fields.contains_key(&key) {
+                    return Err(de::Error::custom(format!("duplicate field `{key}`")));
+                }
+                fields.insert(key, value);
+            }
+            Ok(Value::Object(fields))
+        }
+        // Anything else as serde_json reads it: `http::generate` says what is wrong with it.
+        fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
+            Value::deserialize(de::value::SeqAccessDeserializer::new(seq))
+        }
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+            Ok(Value::Bool(v))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+            Ok(v.into())
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+            Ok(v.into())
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+            Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+            Ok(Value::String(v.to_owned()))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+    }
+    let value = deserializer.deserialize_any(Raw)?;
+    Ok((!value.is_null()).then_some(value))
 }
 
 fn integral_seed<'de, D>(deserializer: D) -> Result<Option<u64>, D::Error>
