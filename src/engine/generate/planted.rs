@@ -122,11 +122,7 @@ impl Plant {
     pub(crate) fn start(&self, grid: &Board, symmetry: Symmetry) -> Board {
         let mut start = *grid;
         for &cell in &self.cells {
-            let twin = match symmetry {
-                Symmetry::None => cell,
-                Symmetry::Rotational => CELLS - 1 - cell,
-            };
-            for i in [cell, twin] {
+            for i in [cell, symmetry.twin(cell)] {
                 start.set(Cell::from_index(i), None);
             }
         }
@@ -407,12 +403,9 @@ mod tests {
                 .unwrap();
             let mut givens = plant.start(&grid, symmetry);
             // Units as carving takes them out: cells, or pairs of twins.
-            let mut order: Vec<(usize, usize)> = (0..=CELLS - 1)
-                .map(|c| match symmetry {
-                    Symmetry::None => (c, c),
-                    Symmetry::Rotational => (c, CELLS - 1 - c),
-                })
-                .filter(|&(a, b)| a <= b && givens.raw()[a] != 0 && givens.raw()[b] != 0)
+            let mut order: Vec<(usize, usize)> = super::super::removal_units(symmetry)
+                .into_iter()
+                .filter(|&(a, b)| givens.raw()[a] != 0 && givens.raw()[b] != 0)
                 .collect();
             rng.shuffle(&mut order);
             let (mut kept, mut refused) = (0, 0);

@@ -326,9 +326,8 @@ pub(crate) fn grade_until_stopped(
         if marks.is_solved() || marks.has_contradiction() {
             break;
         }
-        let reached = hardest.map_or(Rating::default(), |(r, _)| r);
-        if hard_part.is_some_and(|h| marks.board().given_count() >= h.cells && reached < h.reaching)
-        {
+        let missed = |h: HardPart| hardest.is_none_or(|(r, _)| r < h.reaching);
+        if hard_part.is_some_and(|h| marks.board().given_count() >= h.cells && missed(h)) {
             stopped = Some(Stopped::PastTheHardPart);
             break;
         }
