@@ -3,7 +3,8 @@
 //! places; then givens removed in a random order while the puzzle stays unique), each solved
 //! and counted to 2 (what `/solve` runs), the best of `reps` runs on a reused engine.
 //! Prints p50 / p99 / max per family, the work units the budget was charged and the time
-//! per unit (the general solver's meter is meant to charge about a microsecond a unit).
+//! per unit (the general solver's meter is meant to charge about a microsecond a unit), and
+//! the guesses (deterministic, unlike the times): the median, the p99 and their sum.
 //!
 //! The set's puzzles are unique by the engine's own count; their solutions are checked by
 //! `validate`, which shares no code with the solvers. The engine's counts on these families
@@ -377,8 +378,15 @@ fn main() {
         puzzles
     );
     println!(
-        "{:<17} {:>6} {:>9} {:>9} {:>9} {:>10} {:>8} {:>8}",
-        "family", "givens", "p50 ms", "p99 ms", "max ms", "units avg", "us/unit", "guesses"
+        "{:<17} {:>6} {:>9} {:>9} {:>9} {:>10} {:>8} {:>18}",
+        "family",
+        "givens",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "units avg",
+        "us/unit",
+        "guesses p50/p99/sum"
     );
     let mut all = Vec::new();
     for family in FAMILIES {
@@ -433,14 +441,19 @@ fn main() {
         let total: Duration = times.iter().sum::<Duration>() * reps;
         let units_avg = units as f64 / (set.len() as f64 * f64::from(reps));
         println!(
-            "{family:<17} {:>6.1} {:>9.3} {:>9.3} {:>9.3} {:>10.0} {:>8.2} {:>8}   (made in {:.1} s)",
+            "{family:<17} {:>6.1} {:>9.3} {:>9.3} {:>9.3} {:>10.0} {:>8.2} {:>18}   (made in {:.1} s)",
             givens as f64 / set.len() as f64,
             ms(at(0.5)),
             ms(at(0.99)),
             ms(*times.last().unwrap()),
             units_avg,
             total.as_secs_f64() * 1e6 / units.max(1) as f64,
-            guesses[guesses.len() / 2],
+            format!(
+                "{}/{}/{}",
+                guesses[guesses.len() / 2],
+                guesses[((guesses.len() - 1) as f64 * 0.99).round() as usize],
+                guesses.iter().sum::<u64>()
+            ),
             made.as_secs_f64()
         );
         all.extend(times);
