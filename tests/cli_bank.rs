@@ -200,6 +200,19 @@ fn bad_arguments_exit_2_saying_why() {
     let out = scratch("bad.ndjson");
     let out = out.to_str().unwrap();
     let forty = format!("{}{}", "x".repeat(40), ".".repeat(41));
+    let technique = |level, name| {
+        [
+            "generate",
+            "--count",
+            "3",
+            "--level",
+            level,
+            "--technique",
+            name,
+            "--out",
+            out,
+        ]
+    };
     let cases: &[(&[&str], &str)] = &[
         (
             &["generate", "--count", "0", "--level", "easy", "--out", out],
@@ -248,33 +261,12 @@ fn bad_arguments_exit_2_saying_why() {
             ],
             "from 0 to 81",
         ),
+        (&technique("hard", "cage_sum"), "only killer puzzles"),
+        (&technique("easy", "x_wing"), "--technique"),
         (
-            &[
-                "generate",
-                "--count",
-                "3",
-                "--level",
-                "hard",
-                "--technique",
-                "cage_sum",
-                "--out",
-                out,
-            ],
-            "only killer puzzles",
-        ),
-        (
-            &[
-                "generate",
-                "--count",
-                "3",
-                "--level",
-                "easy",
-                "--technique",
-                "x_wing",
-                "--out",
-                out,
-            ],
-            "--technique",
+            &technique("hard", "hidden_single"),
+            "rated at most 1.5, below this batch's lowest rating 2.6: lower the rating range, or \
+             ask for it anywhere (--technique-as any)",
         ),
         (
             &[

@@ -501,6 +501,15 @@ async fn bad_batches_get_a_problem_naming_the_field() {
             "/technique",
         ),
         (
+            json!({"count": 1, "difficulty": "easy", "technique": "x_wing",
+                   "technique_as": "any"}),
+            "/technique",
+        ),
+        (
+            json!({"count": 1, "difficulty": "hard", "technique": "hidden_single"}),
+            "/technique",
+        ),
+        (
             json!({"count": 1, "difficulty": "hard", "technique_as": "any"}),
             "/technique_as",
         ),

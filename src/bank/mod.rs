@@ -98,14 +98,23 @@ pub enum BankError {
     #[error("{technique} is a Killer technique: only killer puzzles can need it")]
     TechniqueKillerOnly { technique: &'static str },
     #[error(
-        "{technique} steps rate {base} or more, above this batch's highest rating {max}: no \
-         puzzle can have it as its hardest step; raise the rating range or ask for it \
-         anywhere (technique_as any)"
+        "{technique} steps rate {base} or more, so a puzzle that needs one is rated {base} or \
+         more, above this batch's highest rating {max}: raise the rating range"
     )]
     TechniqueAboveRange {
         technique: &'static str,
         base: String,
         max: String,
+    },
+    #[error(
+        "{technique} steps rate at most {highest}, so a puzzle whose hardest step is one is \
+         rated at most {highest}, below this batch's lowest rating {min}: lower the rating \
+         range, or ask for it anywhere (technique_as any)"
+    )]
+    TechniqueBelowRange {
+        technique: &'static str,
+        highest: String,
+        min: String,
     },
     #[error("{0:?} is not a cursor: send back a line's `cursor` as it came")]
     NotACursor(String),
@@ -129,7 +138,8 @@ impl BankError {
             BankError::ClueOrder { .. } => "clues",
             BankError::TechniqueUnrated
             | BankError::TechniqueKillerOnly { .. }
-            | BankError::TechniqueAboveRange { .. } => "technique",
+            | BankError::TechniqueAboveRange { .. }
+            | BankError::TechniqueBelowRange { .. } => "technique",
             BankError::NotACursor(_) | BankError::OtherBatch | BankError::PastCount { .. } => {
                 "cursor"
             }
@@ -185,12 +195,23 @@ impl Teaches {
         if Technique::KILLER.contains(&self.technique) && asked.variant() != Some(Variant::Killer) {
             return Err(BankError::TechniqueKillerOnly { technique });
         }
+        // A puzzle's rating is its hardest step's: one step of the technique rates the
+        // puzzle at least the technique's base, wherever in the grade it stands.
         let base = self.technique.base_rating();
-        if self.role == Role::Hardest && base > *ratings.end() {
+        if base > *ratings.end() {
             return Err(BankError::TechniqueAboveRange {
                 technique,
                 base: base.to_string(),
                 max: ratings.end().to_string(),
+            });
+        }
+        let highest = self.technique.highest_rating();
+        if let Some(highest) = highest.filter(|h| self.role == Role::Hardest && h < ratings.start())
+        {
+            return Err(BankError::TechniqueBelowRange {
+                technique,
+                highest: highest.to_string(),
+                min: ratings.start().to_string(),
             });
         }
         Ok(())
@@ -593,6 +614,47 @@ mod tests {
         for (request, field) in cases {
             assert_eq!(Plan::new(request).unwrap_err().field(), field);
         }
+    }
+
+    /// A technique is refused where no puzzle of the range can need it in its role: a step
+    /// of it rates the puzzle at least its base, and one that is the hardest step rates the
+    /// puzzle at most its highest rating.
+    #[test]
+    fn a_technique_out_of_the_range_s_reach_is_refused() {
+        let rated = |difficulty: Difficulty| {
+            Asked::new(
+                Wanted::Rated(None, difficulty.ratings()),
+                Symmetry::None,
+                false,
+            )
+            .unwrap()
+        };
+        let teaches = |name: &str, role| Teaches {
+            technique: Technique::from_name(name).unwrap(),
+            role,
+        };
+        let refused = |name, role, difficulty| teaches(name, role).check(&rated(difficulty));
+        // X-Wing (3.2) in an easy (up to 1.5) puzzle: anywhere in it, it would rate it 3.2.
+        for role in [Role::Hardest, Role::Any] {
+            assert!(matches!(
+                refused("x_wing", role, Difficulty::Easy),
+                Err(BankError::TechniqueAboveRange { .. })
+            ));
+        }
+        // A hidden single (1.2 or 1.5) cannot be the hardest step of a hard (2.6-4.0) puzzle,
+        // but a hard puzzle can have one among its steps.
+        let below = refused("hidden_single", Role::Hardest, Difficulty::Hard).unwrap_err();
+        assert_eq!(
+            below.to_string(),
+            "hidden_single steps rate at most 1.5, so a puzzle whose hardest step is one is \
+             rated at most 1.5, below this batch's lowest rating 2.6: lower the rating range, \
+             or ask for it anywhere (technique_as any)"
+        );
+        assert_eq!(below.field(), "technique");
+        assert!(refused("hidden_single", Role::Any, Difficulty::Hard).is_ok());
+        // In its own band, and where its rating is not fixed (chains grow with their length).
+        assert!(refused("x_wing", Role::Hardest, Difficulty::Hard).is_ok());
+        assert!(refused("forcing_chain", Role::Hardest, Difficulty::Extreme).is_ok());
     }
 
     /// The same plan run twice gives the same lines; a run resumed from a line's cursor, with

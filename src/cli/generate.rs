@@ -376,6 +376,10 @@ fn generate(args: &GenerateArgs) -> Result<(), Usage> {
                  it was started with",
                 args.out.display()
             ),
+            // The batch's message names the request's field; this command spells it a flag.
+            BankError::TechniqueBelowRange { .. } => e
+                .to_string()
+                .replace("(technique_as any)", "(--technique-as any)"),
             other => other.to_string(),
         };
         Usage(format!("{}: {why}", flag(&e)))

@@ -364,6 +364,41 @@ impl Technique {
         Rating::from_tenths(tenths)
     }
 
+    /// The highest SE rating a step of this technique gets, where its steps have one rating
+    /// (or two: a hidden single rates 1.2 in a box, 1.5 in a line). `None` where the rating
+    /// grows with the step's size (chains by their length, uniqueness loops, wings of
+    /// almost-locked sets, grouped strong links) or with a cage. A batch that asks for a
+    /// technique as the hardest step of puzzles rated above this gets a plain refusal rather
+    /// than a search that skips every seed (`bank::Teaches`).
+    pub const fn highest_rating(self) -> Option<Rating> {
+        match self {
+            Technique::HiddenSingle => Some(Rating::from_tenths(15)),
+            Technique::FullHouse
+            | Technique::DirectPointing
+            | Technique::DirectClaiming
+            | Technique::DirectHiddenPair
+            | Technique::NakedSingle
+            | Technique::DirectHiddenTriple
+            | Technique::LockedCandidatesPointing
+            | Technique::LockedCandidatesClaiming
+            | Technique::GeneralizedIntersection
+            | Technique::NakedPair
+            | Technique::XWing
+            | Technique::HiddenPair
+            | Technique::NakedTriple
+            | Technique::Swordfish
+            | Technique::HiddenTriple
+            | Technique::XyWing
+            | Technique::XyzWing
+            | Technique::NakedQuad
+            | Technique::Jellyfish
+            | Technique::HiddenQuad
+            | Technique::AlignedPairExclusion
+            | Technique::AlignedTripleExclusion => Some(self.base_rating()),
+            _ => None,
+        }
+    }
+
     /// The level a puzzle lands in when its hardest step is of this technique at its base
     /// rating.
     pub fn difficulty(self) -> Difficulty {

@@ -413,6 +413,12 @@ fn every_technique_is_pinned_on_a_real_position() {
         let step = replay(pin.puzzle, pin.step);
         assert_eq!(step.technique.name(), pin.technique, "{}", pin.puzzle);
         assert_eq!(step.rating.to_string(), pin.rating, "{}", pin.technique);
+        let highest = step.technique.highest_rating();
+        assert!(
+            highest.is_none_or(|h| step.rating <= h),
+            "{}",
+            pin.technique
+        );
         assert_eq!(
             cells_text(&step.placements, '='),
             pin.placements,
@@ -492,6 +498,15 @@ fn ratings_agree_with_sudoku_explainer_on_a_sample() {
         // Every step, uniqueness techniques and chains included, keeps the solution.
         let mut marks = Candidates::new(puzzle.board());
         while let Some(step) = unique_step(&marks) {
+            let (base, highest) = (
+                step.technique.base_rating(),
+                step.technique.highest_rating(),
+            );
+            assert!(step.rating >= base, "{step:?} on {line}");
+            assert!(
+                highest.is_none_or(|h| step.rating <= h),
+                "{step:?} on {line}"
+            );
             for &(pos, digit) in &step.placements {
                 assert_eq!(truth.get(pos), Some(digit), "{step:?} on {line}");
             }
