@@ -249,6 +249,14 @@ async fn the_conversion_endpoint_goes_both_ways() {
     )
     .await;
     assert_eq!(problem["pointer"], "/board");
+    // f-puzzles draws up to 16x16: a 25x25 has no f-puzzles form.
+    let problem = expect_problem(
+        post(&server, "/v1/fpuzzles", json!({"board": ".".repeat(625)})).await,
+        422,
+        "unsupported",
+    )
+    .await;
+    assert_eq!(problem["pointer"], "/board");
 }
 
 #[tokio::test]
@@ -278,6 +286,49 @@ async fn a_small_string_that_decompresses_to_megabytes_is_refused() {
     let compressed = lz_str::compress_to_base64(ordinary.to_string().as_str());
     let body = ok_json(post(&server, "/v1/solve", json!({"fpuzzles": compressed})).await).await;
     assert_eq!(body["unique"], false);
+}
+
+/// A key given twice, in the f-puzzles object or beside it, is refused where it is (the
+/// JSON reader would keep the last copy: a thermometer then emptied, a second puzzle solved
+/// in place of the first), under either content type and by the conversion endpoint.
+#[tokio::test]
+async fn a_key_given_twice_is_refused_in_every_form() {
+    let server = TestServer::start().await;
+    let grid = r#""size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]]"#;
+    let thermometer = r#"[{"lines":[["R1C4","R1C3","R1C2","R1C1"]]}]"#;
+    let cases = [
+        (
+            format!(r#"{{"fpuzzles":{{{grid},"thermometer":{thermometer},"thermometer":[]}}}}"#),
+            "/fpuzzles/thermometer",
+        ),
+        (
+            format!(r#"{{"fpuzzles":{{{grid}}},"fpuzzles":{{{grid},"antiking":true}}}}"#),
+            "/fpuzzles",
+        ),
+    ];
+    for (body, pointer) in &cases {
+        for (path, content_type) in [
+            ("/v1/solve", "application/json"),
+            ("/v1/solve", "application/json; charset=utf-8"),
+            ("/v1/fpuzzles", "application/json"),
+        ] {
+            let response = common::client()
+                .post(server.url(path))
+                .header("content-type", content_type)
+                .body(body.clone())
+                .send()
+                .await
+                .unwrap();
+            let problem = expect_problem(response, 422, "invalid-request").await;
+            assert_eq!(
+                problem["pointer"], *pointer,
+                "{path} {content_type}: {problem}"
+            );
+            let detail = problem["detail"].as_str().unwrap();
+            assert!(detail.contains("duplicate field"), "{detail}");
+        }
+    }
+    server.shutdown().await;
 }
 
 #[tokio::test]

@@ -18,6 +18,7 @@ use axum::extract::{FromRequest, Request};
 use axum::http::header;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::error::Category;
 use serde_json::{Map, Value};
 
 use super::extract::{data_problem, data_problem_taking, ApiJson};
@@ -26,7 +27,7 @@ use super::problem::Problem;
 use super::wire::{
     BoardRequest, BoardText, BookletPuzzle, CandidatesRequest, CellInput, CellJson, DiagonalsJson,
     DirectionJson, DotKindJson, HintRequest, NegativeJson, Object, OneDiagonalJson, RulesJson,
-    SideJson, ValidateRequest,
+    SideJson, StrictJson, ValidateRequest,
 };
 use crate::engine::{default_difference, Shape};
 
@@ -110,7 +111,7 @@ pub mod native {
 /// give the puzzle back whole.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 pub struct Fpuzzles {
-    /// Cells per row: 4 to 16 in f-puzzles; the service takes 4, 6, 9 and 16.
+    /// Cells per row: 4 to 16 in f-puzzles; the service takes 4, 6, 8, 9, 10, 12 and 16.
     pub size: usize,
     /// Rows top first.
     pub grid: Vec<Vec<FpuzzlesCell>>,
@@ -245,9 +246,32 @@ pub fn decompress(text: &str) -> Result<(Fpuzzles, Form), Problem> {
         _ => return Err(refuse("it does not decompress")),
     };
     let json = String::from_utf16(&wide).map_err(|_| refuse("it decompresses to no text"))?;
-    let value: Value = serde_json::from_str(&json)
-        .map_err(|e| refuse(&format!("it decompresses to no JSON ({e})")))?;
+    let value = strict_json(json.as_bytes()).map_err(|(path, e)| match e.classify() {
+        // A key given twice: pointed at inside `/fpuzzles`, as in the object form.
+        Category::Data => data_problem(&format!("{}: {e}", within_field(&path))),
+        _ => refuse(&format!("it decompresses to no JSON ({e})")),
+    })?;
     Ok((parse_object(value)?, form))
+}
+
+/// JSON text as a value, refusing a key given twice in any object ([`StrictJson`]): the
+/// f-puzzles object is read as raw JSON, where serde_json would keep the last copy silently
+/// and solve a puzzle without what the first said.
+/// On an error, the path where it was met ("." for the root) and the error.
+fn strict_json(text: &[u8]) -> Result<Value, (String, serde_json::Error)> {
+    let mut reader = serde_json::Deserializer::from_slice(text);
+    let StrictJson(value) = serde_path_to_error::deserialize(&mut reader)
+        .map_err(|e| (e.path().to_string(), e.into_inner()))?;
+    reader.end().map_err(|e| (".".to_string(), e))?;
+    Ok(value)
+}
+
+/// A path inside the f-puzzles object as a path in the request ("." is the object itself).
+fn within_field(path: &str) -> String {
+    match path {
+        "." => FIELD.to_string(),
+        inner => format!("{FIELD}.{inner}"),
+    }
 }
 
 /// `%2B`-style escapes of a link's query undone (base64's `+`, `/` and `=`).
@@ -278,12 +302,7 @@ fn percent_decode(text: &str) -> String {
 fn parse_object(value: Value) -> Result<Fpuzzles, Problem> {
     serde_path_to_error::deserialize(value).map_err(|err| {
         let path = err.path().to_string();
-        let path = if path == "." {
-            FIELD.to_string()
-        } else {
-            format!("{FIELD}.{path}")
-        };
-        data_problem(&format!("{path}: {}", err.inner()))
+        data_problem(&format!("{}: {}", within_field(&path), err.inner()))
     })
 }
 
@@ -326,7 +345,7 @@ pub const FAMILIES: &[(&str, &str, Convert)] = &[
     ("odd", native::ODD, single_cells),
     ("even", native::EVEN, single_cells),
     ("thermometer", native::THERMOMETERS, lines),
-    ("whispers", native::WHISPERS, lines),
+    ("whispers", native::WHISPERS, whisper_lines),
     ("palindrome", native::PALINDROMES, lines),
     ("renban", native::RENBAN, lines),
     ("difference", native::DOTS, difference_dots),
@@ -633,6 +652,29 @@ fn lines(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
     Ok(Native::Items(out))
 }
 
+/// `{"lines": [...], "value"?}` entries -> one `{"cells", "difference"?}` per line: an entry's
+/// `value` is the least difference of its lines (f-puzzles' whispers and the solvers that
+/// read its format take it so), half the side rounded up without one.
+fn whisper_lines(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
+    let Native::Items(mut out) = lines(value, at, size)? else {
+        unreachable!("lines are items");
+    };
+    let mut next = out.iter_mut();
+    for (i, entry) in entries(value, at)?.iter().enumerate() {
+        let difference = number(entry, &format!("{at}/{i}"))?;
+        let count = entry
+            .get("lines")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        for line in next.by_ref().take(count) {
+            if let Some(difference) = difference {
+                line["difference"] = Value::from(difference);
+            }
+        }
+    }
+    Ok(Native::Items(out))
+}
+
 /// Dots of one kind: `{"cells": [a, b], "value"?}` -> `{"cells", "kind", "value"?}`.
 fn dots(value: &Value, at: &str, size: usize, kind: &str) -> Result<Native, Problem> {
     items(value, at, |i, entry| {
@@ -900,7 +942,7 @@ where
             .is_some_and(|t| t.as_bytes() == b"application/json");
         if !plain {
             // Any other content type: axum's verdict on it, then the same reading.
-            let ApiJson(value) = ApiJson::<Value>::from_request(request, state).await?;
+            let ApiJson(StrictJson(value)) = ApiJson::from_request(request, state).await?;
             return from_value(value);
         }
         let body = Bytes::from_request(request, state)
@@ -924,8 +966,11 @@ where
                 }
             }
         }
-        let value: Value = serde_json::from_slice(&body).map_err(|e| Problem::InvalidJson {
-            detail: format!("Failed to parse the request body as JSON: {e}"),
+        let value = strict_json(&body).map_err(|(path, e)| match e.classify() {
+            Category::Data => data_problem(&format!("{path}: {e}")),
+            _ => Problem::InvalidJson {
+                detail: format!("Failed to parse the request body as JSON: {e}"),
+            },
         })?;
         from_value(value)
     }
@@ -1016,7 +1061,9 @@ pub struct Converted {
 /// `POST /v1/fpuzzles`: a body with `fpuzzles` (object, compressed string or link) becomes
 /// the native body it stands for (what the puzzle endpoints read it as); a native body
 /// (`board` and the rule fields) becomes the f-puzzles puzzle, its compressed form and a link.
-pub async fn convert(ApiJson(body): ApiJson<Value>) -> Result<axum::Json<Value>, Problem> {
+pub async fn convert(
+    ApiJson(StrictJson(body)): ApiJson<StrictJson>,
+) -> Result<axum::Json<Value>, Problem> {
     if let Some(Value::Object(fields)) = body.get(FIELD).map(|_| &body) {
         if let Some(field) = native::PUZZLE_FIELDS
             .iter()
@@ -1046,6 +1093,14 @@ pub async fn convert(ApiJson(body): ApiJson<Value>) -> Result<axum::Json<Value>,
 /// The f-puzzles form of a native puzzle (checked as the puzzle endpoints check it).
 pub fn to_fpuzzles(request: &BoardRequest) -> Result<Converted, Problem> {
     let puzzle = request.puzzle()?;
+    let side = puzzle.grid().shape().side();
+    if side > 16 {
+        // f-puzzles draws at most 16x16; a link it cannot open is no answer.
+        return Err(Problem::Unsupported {
+            detail: format!("f-puzzles takes sizes up to 16x16, not {side}x{side}"),
+            pointer: Some(format!("/{}", native::BOARD)),
+        });
+    }
     let rules = RulesJson::new(puzzle.rules(), true);
     if rules.windows {
         return Err(Problem::Unsupported {
@@ -1190,21 +1245,7 @@ pub fn to_fpuzzles(request: &BoardRequest) -> Result<Converted, Problem> {
             .collect();
         rest.insert("extraregion".into(), Value::Array(regions));
     }
-    let side = puzzle.grid().shape().side();
     let whispers = request.whispers.as_deref().unwrap_or_default();
-    if let Some(w) = whispers
-        .iter()
-        .position(|w| w.difference.is_some_and(|d| d != default_difference(side)))
-    {
-        return Err(Problem::Unsupported {
-            detail: format!(
-                "f-puzzles whispers differ by {} on a {side}x{side} grid, not another \
-                 difference",
-                default_difference(side)
-            ),
-            pointer: Some(format!("/{}/{w}/difference", native::WHISPERS)),
-        });
-    }
     // One f-puzzles entry per line, as f-puzzles draws them (a thermometer from its bulb).
     let mut lines = |key: &str, lines: Vec<&[CellInput]>| {
         if !lines.is_empty() {
@@ -1245,6 +1286,17 @@ pub fn to_fpuzzles(request: &BoardRequest) -> Result<Converted, Problem> {
                 .map(|p| p.cells.as_slice())
                 .collect(),
         );
+    }
+    // A difference other than the default is the entry's `value`, as text like f-puzzles'.
+    if let Some(Value::Array(entries)) = rest.get_mut("whispers") {
+        for (entry, whisper) in entries.iter_mut().zip(whispers) {
+            if let Some(d) = whisper
+                .difference
+                .filter(|&d| d != default_difference(side))
+            {
+                entry["value"] = Value::from(d.to_string());
+            }
+        }
     }
     for (key, cells) in [("minimum", &request.minimum), ("maximum", &request.maximum)] {
         if let Some(cells) = cells.as_deref().filter(|c| !c.is_empty()) {
@@ -1509,7 +1561,10 @@ mod tests {
             "board": [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
             "disjoint_groups": true,
             "extra_regions": [{"cells": [[0, 0], [3, 3]]}, {"cells": [[1, 2]]}],
-            "whispers": [{"cells": [[0, 0], [0, 1]]}, {"cells": [[2, 2], [3, 3], [3, 2]]}],
+            "whispers": [
+                {"cells": [[0, 0], [0, 1]]},
+                {"cells": [[2, 2], [3, 3], [3, 2]], "difference": 1}
+            ],
             "palindromes": [{"cells": [[1, 0], [2, 1], [3, 1]]}],
             "renban": [{"cells": [[0, 2], [0, 3]]}],
         });
@@ -1519,12 +1574,58 @@ mod tests {
             converted.fpuzzles.rest["extraregion"][0],
             json!({"cells": ["R1C1", "R4C4"]})
         );
+        // A whispers difference other than the default is its entry's `value`.
+        assert_eq!(
+            converted.fpuzzles.rest["whispers"],
+            json!([
+                {"lines": [["R1C1", "R1C2"]]},
+                {"lines": [["R3C3", "R4C4", "R4C3"]], "value": "1"}
+            ])
+        );
         let (back, _) = decompress(&converted.compressed).unwrap();
         assert_eq!(Value::Object(translate(&back, true).unwrap()), native);
-        let mut other = request.clone();
-        other.whispers.as_mut().unwrap()[1].difference = Some(1);
-        let refused = to_fpuzzles(&other).unwrap_err();
-        assert_eq!(refused.pointer().as_deref(), Some("/whispers/1/difference"));
+    }
+
+    /// A key given twice inside a compressed puzzle is refused where it is, as in the object
+    /// form: the last copy would otherwise have won silently.
+    #[test]
+    fn a_compressed_puzzle_with_a_key_given_twice_is_refused() {
+        let text = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],
+            "thermometer":[{"lines":[["R1C4","R1C3"]]}],"thermometer":[]}"#;
+        let refused = decompress(&lz_str::compress_to_base64(text)).unwrap_err();
+        assert_eq!(refused.pointer().as_deref(), Some("/fpuzzles/thermometer"));
+        let text = r#"{"size":4,"grid":[[{"value":1,"value":2},{},{},{}]]}"#;
+        let refused = decompress(&lz_str::compress_to_base64(text)).unwrap_err();
+        assert_eq!(
+            refused.pointer().as_deref(),
+            Some("/fpuzzles/grid/0/0/value")
+        );
+    }
+
+    /// An entry's `value` is the least difference of each of its lines, as text or a number.
+    #[test]
+    fn a_whispers_value_is_its_lines_difference() {
+        let sent = puzzle(json!({"whispers": [
+            {"lines": [["R1C1", "R1C2", "R1C3"], ["R2C1", "R3C1"]], "value": "3"},
+            {"lines": [["R4C4", "R4C3"]]},
+            {"lines": [["R2C2", "R2C3"]], "value": 1}
+        ]}));
+        let fields = translate(&sent, false).unwrap();
+        assert_eq!(
+            fields["whispers"],
+            json!([
+                {"cells": [[0, 0], [0, 1], [0, 2]], "difference": 3},
+                {"cells": [[1, 0], [2, 0]], "difference": 3},
+                {"cells": [[3, 3], [3, 2]]},
+                {"cells": [[1, 1], [1, 2]], "difference": 1}
+            ])
+        );
+        let bad = puzzle(json!({"whispers": [{"lines": [["R1C1", "R1C2"]], "value": "x"}]}));
+        let refused = translate(&bad, false).unwrap_err();
+        assert_eq!(
+            refused.pointer().as_deref(),
+            Some("/fpuzzles/whispers/0/value")
+        );
     }
 
     #[test]

@@ -610,55 +610,80 @@ where
     Ok(Option::<Object<T>>::deserialize(deserializer)?.map(|Object(item)| item))
 }
 
-/// `rating` as raw JSON (see `http::generate`), but with a key given twice in its object
-/// refused, as the request's own fields are: serde_json's map keeps the last one silently,
-/// so `{"min": 9.2, "min": 1.0}` would ask for 1.0.
+/// `rating` as raw JSON (see `http::generate`), read as [`StrictJson`]: a key given twice in
+/// its object is refused, as the request's own fields are, so `{"min": 9.2, "min": 1.0}`
+/// does not ask for 1.0.
 fn rating_value<'de, D>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error>
 where
     D: Deserializer<'de>,
 {
-    use serde_json::Value;
-    struct Raw;
-    impl<'de> Visitor<'de> for Raw {
-        type Value = Value;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a rating or a range")
-        }
-        fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-            let mut fields = serde_json::Map::new();
-            while let Some((key, value)) = map.next_entry::<String, Value>()? {
-                if fields.contains_key(&key) {
-                    return Err(de::Error::custom(format!("duplicate field `{key}`")));
-                }
-                fields.insert(key, value);
-            }
-            Ok(Value::Object(fields))
-        }
-        // Anything else as serde_json reads it: `http::generate` says what is wrong with it.
-        fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
-            Value::deserialize(de::value::SeqAccessDeserializer::new(seq))
-        }
-        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
-            Ok(Value::Bool(v))
-        }
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
-            Ok(v.into())
-        }
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
-            Ok(v.into())
-        }
-        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-            Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
-        }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
-            Ok(Value::String(v.to_owned()))
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-            Ok(Value::Null)
-        }
-    }
-    let value = deserializer.deserialize_any(Raw)?;
+    let StrictJson(value) = StrictJson::deserialize(deserializer)?;
     Ok((!value.is_null()).then_some(value))
+}
+
+/// Any JSON value, read like `serde_json::Value` but refusing a key given twice in an object
+/// at any depth ("duplicate field `key`", at the object's path). serde_json's own map keeps
+/// the last one silently, so a field read as raw JSON (an f-puzzles puzzle, a rating range)
+/// would otherwise lose what its first copy said; a struct's derived reader refuses the same
+/// in its own fields. No well-kept crate offers this reader, so it is written here.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StrictJson(pub serde_json::Value);
+
+impl<'de> Deserialize<'de> for StrictJson {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<StrictJson, D::Error> {
+        use serde_json::Value;
+        struct Strict;
+        impl<'de> Visitor<'de> for Strict {
+            type Value = StrictJson;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<StrictJson, A::Error> {
+                let mut fields = serde_json::Map::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if fields.contains_key(&key) {
+                        return Err(de::Error::custom(format!("duplicate field `{key}`")));
+                    }
+                    let StrictJson(value) = map.next_value()?;
+                    fields.insert(key, value);
+                }
+                Ok(StrictJson(Value::Object(fields)))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<StrictJson, A::Error> {
+                let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+                while let Some(StrictJson(item)) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(StrictJson(Value::Array(items)))
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<StrictJson, E> {
+                Ok(StrictJson(Value::Bool(v)))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<StrictJson, E> {
+                Ok(StrictJson(v.into()))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<StrictJson, E> {
+                Ok(StrictJson(v.into()))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<StrictJson, E> {
+                let number = serde_json::Number::from_f64(v);
+                Ok(StrictJson(number.map_or(Value::Null, Value::Number)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<StrictJson, E> {
+                Ok(StrictJson(Value::String(v.to_owned())))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<StrictJson, E> {
+                Ok(StrictJson(Value::Null))
+            }
+            fn visit_none<E: de::Error>(self) -> Result<StrictJson, E> {
+                Ok(StrictJson(Value::Null))
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<StrictJson, D::Error> {
+                StrictJson::deserialize(d)
+            }
+        }
+        deserializer.deserialize_any(Strict)
+    }
 }
 
 fn integral_seed<'de, D>(deserializer: D) -> Result<Option<u64>, D::Error>
