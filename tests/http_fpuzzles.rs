@@ -288,6 +288,59 @@ async fn a_small_string_that_decompresses_to_megabytes_is_refused() {
     assert_eq!(body["unique"], false);
 }
 
+/// A rule made from the puzzle that the service refuses is pointed at the f-puzzles key it
+/// came from (the client sent no `/thermometers/0`), its detail naming the native field;
+/// dots come from three keys, each dot from its own.
+#[tokio::test]
+async fn a_refused_rule_points_at_its_fpuzzles_key() {
+    let server = TestServer::start().await;
+    let empty = json!({"size": 4, "grid": vec![vec![json!({}); 4]; 4]});
+    let with = |key: &str, value: Value| {
+        let mut puzzle = empty.clone();
+        puzzle[key] = value;
+        json!({ "fpuzzles": puzzle })
+    };
+    let mut five = empty.clone();
+    five["grid"][0][0] = json!({"value": 5, "given": true});
+    let mut dots = with("difference", json!([{"cells": ["R1C1", "R1C2"]}]));
+    dots["fpuzzles"]["ratio"] = json!([{"cells": ["R1C1", "R3C3"]}]);
+    for (body, kind, pointer, native) in [
+        (
+            with(
+                "thermometer",
+                json!([{"lines": [["R1C1", "R1C2", "R1C1"]]}]),
+            ),
+            "invalid-thermometers",
+            "/fpuzzles/thermometer",
+            "/thermometers/0/cells/2",
+        ),
+        (
+            with(
+                "littlekillersum",
+                json!([{"cell": "R2C2", "direction": "DR", "value": "5"}]),
+            ),
+            "invalid-little-killers",
+            "/fpuzzles/littlekillersum",
+            "/little_killers/0/start",
+        ),
+        (dots, "invalid-dots", "/fpuzzles/ratio", "/dots/1/cells"),
+        (
+            json!({ "fpuzzles": five }),
+            "invalid-board",
+            "/fpuzzles/grid",
+            "/board",
+        ),
+    ] {
+        for path in ["/v1/solve", "/v1/validate", "/v1/candidates"] {
+            let problem = expect_problem(post(&server, path, body.clone()).await, 422, kind).await;
+            assert_eq!(problem["pointer"], pointer, "{path}: {problem}");
+            let detail = problem["detail"].as_str().unwrap();
+            assert!(detail.contains(&format!("(as `{native}`)")), "{detail}");
+        }
+    }
+    server.shutdown().await;
+}
+
 /// A key given twice, in the f-puzzles object or beside it, is refused where it is (the
 /// JSON reader would keep the last copy: a thermometer then emptied, a second puzzle solved
 /// in place of the first), under either content type and by the conversion endpoint.

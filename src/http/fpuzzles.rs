@@ -26,8 +26,8 @@ use super::lz_string::{self, DecodeError};
 use super::problem::Problem;
 use super::wire::{
     BoardRequest, BoardText, BookletPuzzle, CandidatesRequest, CellInput, CellJson, DiagonalsJson,
-    DirectionJson, DotKindJson, HintRequest, NegativeJson, Object, OneDiagonalJson, RulesJson,
-    SideJson, StrictJson, ValidateRequest,
+    DirectionJson, DotKindJson, HasRules, HintRequest, NegativeJson, Object, OneDiagonalJson,
+    RulesJson, SideJson, StrictJson, ValidateRequest,
 };
 use crate::engine::{default_difference, Shape};
 
@@ -896,29 +896,46 @@ fn clones(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
 }
 
 /// A request body that may come in f-puzzles form: whether it takes `givens` (a player's
-/// entries in the f-puzzles grid become the board, its given values the givens).
-pub trait PuzzleBody: DeserializeOwned {
+/// entries in the f-puzzles grid become the board, its given values the givens), and its
+/// board, whose shape its rules are checked against.
+pub trait PuzzleBody: DeserializeOwned + HasRules {
     const TAKES_GIVENS: bool;
+    fn board(&self) -> &BoardText;
 }
 
 impl PuzzleBody for BoardRequest {
     const TAKES_GIVENS: bool = false;
+    fn board(&self) -> &BoardText {
+        &self.board
+    }
 }
 
 impl PuzzleBody for ValidateRequest {
     const TAKES_GIVENS: bool = true;
+    fn board(&self) -> &BoardText {
+        &self.board
+    }
 }
 
 impl PuzzleBody for HintRequest {
     const TAKES_GIVENS: bool = true;
+    fn board(&self) -> &BoardText {
+        &self.board
+    }
 }
 
 impl PuzzleBody for CandidatesRequest {
     const TAKES_GIVENS: bool = true;
+    fn board(&self) -> &BoardText {
+        &self.board
+    }
 }
 
 impl PuzzleBody for BookletPuzzle {
     const TAKES_GIVENS: bool = false;
+    fn board(&self) -> &BoardText {
+        &self.board
+    }
 }
 
 /// [`ApiJson`] for the puzzle endpoints: a body with `fpuzzles` is translated into the
@@ -1004,8 +1021,64 @@ fn from_value<T: PuzzleBody>(value: Value) -> Result<PuzzleJson<T>, Problem> {
     }
     let sent = read(sent)?;
     body.extend(translate(&sent.puzzle, T::TAKES_GIVENS)?);
-    let request = deserialize(Value::Object(body), Some(&sent.puzzle))?;
+    let request: T = deserialize(Value::Object(body), Some(&sent.puzzle))?;
+    // The board and rules made from the puzzle are checked here, where a problem with them
+    // can still point at the f-puzzles key it came from (the client never sent
+    // `/thermometers/0`); the handler's own check then passes. Givens that clash are the
+    // handler's (a player's board may have them).
+    let checked = request
+        .board()
+        .parse()
+        .map_err(Problem::from)
+        .and_then(|grid| request.rules(grid.shape()).map_err(Problem::from));
+    if let Err(problem) = checked {
+        return Err(point_back(&sent.puzzle, problem));
+    }
     Ok(PuzzleJson(request, Some(sent)))
+}
+
+/// The f-puzzles key native dot `index` came from: three keys make dots, one dot an entry,
+/// in the order [`translate`] reads the keys.
+fn dot_key(puzzle: &Fpuzzles, mut index: usize) -> Option<&'static str> {
+    for (key, value) in &puzzle.rest {
+        let family = FAMILIES
+            .iter()
+            .find(|(k, field, _)| k == key && *field == native::DOTS);
+        let Some(&(family, _, _)) = family.filter(|_| !is_empty(value)) else {
+            continue;
+        };
+        let entries = value.as_array().map_or(0, Vec::len);
+        if index < entries {
+            return Some(family);
+        }
+        index -= entries;
+    }
+    None
+}
+
+/// `problem`, about a native field translated from `puzzle`, pointed at the f-puzzles key
+/// the field came from (the grid for the board, givens and regions).
+fn point_back(puzzle: &Fpuzzles, problem: Problem) -> Problem {
+    let Some(native) = problem.pointer() else {
+        return problem;
+    };
+    let mut segments = native.trim_start_matches('/').split('/');
+    let field = segments.next().unwrap_or("");
+    let key = match field {
+        native::BOARD | native::GIVENS | native::REGIONS => Some("grid"),
+        native::DOTS => segments
+            .next()
+            .and_then(|i| dot_key(puzzle, i.parse().ok()?)),
+        _ => key_of(puzzle, field),
+    };
+    match key {
+        Some(key) => Problem::InFpuzzles {
+            key,
+            native,
+            problem: Box::new(problem),
+        },
+        None => problem,
+    }
 }
 
 /// `T` from `value`; with `puzzle`, an error about a field translated from it points at the

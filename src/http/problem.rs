@@ -112,6 +112,15 @@ pub enum Problem {
     /// The problem with one puzzle of a list (`/v1/booklet`'s `puzzles`): its type and
     /// status, its pointer and detail prefixed with the puzzle's place.
     InPuzzle { index: usize, problem: Box<Problem> },
+    /// The problem with a rule field translated from an f-puzzles puzzle: its type and
+    /// status, pointing at the f-puzzles `key` it came from (`/fpuzzles/thermometer`), the
+    /// detail naming the native field it became (`native`, a pointer), which the detail
+    /// describes.
+    InFpuzzles {
+        key: &'static str,
+        native: String,
+        problem: Box<Problem>,
+    },
 }
 
 impl From<ParseError> for Problem {
@@ -185,6 +194,7 @@ impl Problem {
                 "/puzzles/{index}{}",
                 problem.pointer().unwrap_or_default()
             )),
+            Problem::InFpuzzles { key, .. } => Some(format!("/fpuzzles/{key}")),
             _ => None,
         }
     }
@@ -434,7 +444,9 @@ impl Problem {
             Problem::Timeout | Problem::GenerationTimedOut { .. } => "timeout",
             Problem::ShuttingDown => "shutting-down",
             Problem::Internal => "internal",
-            Problem::InPuzzle { problem, .. } => problem.slug(),
+            Problem::InPuzzle { problem, .. } | Problem::InFpuzzles { problem, .. } => {
+                problem.slug()
+            }
         }
     }
 
@@ -467,7 +479,9 @@ impl Problem {
             | Problem::GenerationTimedOut { .. }
             | Problem::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
             Problem::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            Problem::InPuzzle { problem, .. } => problem.status(),
+            Problem::InPuzzle { problem, .. } | Problem::InFpuzzles { problem, .. } => {
+                problem.status()
+            }
         }
     }
 
@@ -498,7 +512,9 @@ impl Problem {
             Problem::Timeout | Problem::GenerationTimedOut { .. } => "Request timed out",
             Problem::ShuttingDown => "Service shutting down",
             Problem::Internal => "Internal error",
-            Problem::InPuzzle { problem, .. } => problem.title(),
+            Problem::InPuzzle { problem, .. } | Problem::InFpuzzles { problem, .. } => {
+                problem.title()
+            }
         }
     }
 
@@ -571,12 +587,17 @@ impl Problem {
             Problem::InPuzzle { index, problem } => {
                 format!("puzzles[{index}]: {}", problem.detail())
             }
+            Problem::InFpuzzles {
+                key,
+                native,
+                problem,
+            } => format!("f-puzzles `{key}` (as `{native}`): {}", problem.detail()),
         }
     }
 
     /// The JSON body.
     pub fn body(&self) -> ProblemBody {
-        if let Problem::InPuzzle { problem, .. } = self {
+        if let Problem::InPuzzle { problem, .. } | Problem::InFpuzzles { problem, .. } = self {
             return ProblemBody {
                 kind: format!("{TYPE_PREFIX}{}", self.slug()),
                 detail: self.detail(),

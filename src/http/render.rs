@@ -18,13 +18,16 @@ use super::client::Client;
 use super::fpuzzles::{PuzzleBody, PuzzleJson};
 use super::generate::{if_none_match, weak_match};
 use super::problem::Problem;
-use super::wire::{HasRules, ImageFormat, RenderRequest, ShowJson};
+use super::wire::{BoardText, HasRules, ImageFormat, RenderRequest, ShowJson};
 use super::AppState;
 use crate::engine::{stable_hash, Budget, Engine, Puzzle};
 use crate::render::{self, Picture, Show, MAX_TEXT};
 
 impl PuzzleBody for RenderRequest {
     const TAKES_GIVENS: bool = false;
+    fn board(&self) -> &BoardText {
+        &self.board
+    }
 }
 
 /// The narrowest PNG drawn: below it no digit is legible.
