@@ -256,8 +256,8 @@ pub fn decompress(text: &str) -> Result<(Fpuzzles, Form), Problem> {
 
 /// JSON text as a value, refusing a key given twice in any object ([`StrictJson`]): the
 /// f-puzzles object is read as raw JSON, where serde_json would keep the last copy silently
-/// and solve a puzzle without what the first said.
-/// On an error, the path where it was met ("." for the root) and the error.
+/// and solve a puzzle without what the first said. On an error, the path where it was met
+/// ("." for the root) and the error.
 fn strict_json(text: &[u8]) -> Result<Value, (String, serde_json::Error)> {
     let mut reader = serde_json::Deserializer::from_slice(text);
     let StrictJson(value) = serde_path_to_error::deserialize(&mut reader)
