@@ -381,6 +381,34 @@ async fn a_key_given_twice_is_refused_in_every_form() {
             assert!(detail.contains("duplicate field"), "{detail}");
         }
     }
+    // The strict reader keeps the JSON reader's depth limit: a puzzle nested as deep as the
+    // body allows, or as its compressed form decompresses to, is refused, not a stack
+    // overflow, and the answer stays small.
+    let deep = |n: usize| format!(r#"{{"size":4,"grid":{}{}}}"#, "[".repeat(n), "]".repeat(n));
+    let body = format!(r#"{{"fpuzzles":{}}}"#, deep(3500));
+    for (path, content_type) in [
+        ("/v1/solve", "application/json"),
+        ("/v1/solve", "application/json; charset=utf-8"),
+        ("/v1/fpuzzles", "application/json"),
+    ] {
+        let response = common::client()
+            .post(server.url(path))
+            .header("content-type", content_type)
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap();
+        let problem = expect_problem(response, 400, "invalid-json").await;
+        assert!(problem.to_string().len() < 1024, "{problem}");
+    }
+    let compressed = lz_str::compress_to_base64(deep(60_000).as_str());
+    let problem = expect_problem(
+        post(&server, "/v1/solve", json!({ "fpuzzles": compressed })).await,
+        422,
+        "invalid-request",
+    )
+    .await;
+    assert_eq!(problem["pointer"], "/fpuzzles", "{problem}");
     server.shutdown().await;
 }
 

@@ -633,8 +633,29 @@ fn single_cells(value: &Value, at: &str, size: usize) -> Result<Native, Problem>
 
 /// `{"lines": [[cells from the bulb or start], ...]}` entries -> one `{"cells"}` per line.
 fn lines(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
+    lines_with(value, at, size, |_, _| Ok(None))
+}
+
+/// `{"lines": [...], "value"?}` entries -> one `{"cells", "difference"?}` per line: an entry's
+/// `value` is the least difference of its lines (f-puzzles' whispers and the solvers that
+/// read its format take it so), half the side rounded up without one.
+fn whisper_lines(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
+    lines_with(value, at, size, |entry, at| {
+        Ok(number(entry, at)?.map(|d| ("difference", Value::from(d))))
+    })
+}
+
+/// Line entries, each line `{"cells"}` plus the field `extra` reads off its entry (at its
+/// pointer), if any.
+fn lines_with(
+    value: &Value,
+    at: &str,
+    size: usize,
+    extra: impl Fn(&Value, &str) -> Result<Option<(&'static str, Value)>, Problem>,
+) -> Result<Native, Problem> {
     let mut out = Vec::new();
     for (i, entry) in entries(value, at)?.iter().enumerate() {
+        let field = extra(entry, &format!("{at}/{i}"))?;
         let at = format!("{at}/{i}/lines");
         let list = entry
             .get("lines")
@@ -646,30 +667,11 @@ fn lines(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
                 .enumerate()
                 .map(|(k, c)| cell(c, &format!("{at}/{k}"), size))
                 .collect::<Result<Vec<_>, _>>()?;
-            out.push(serde_json::json!({ "cells": cells }));
-        }
-    }
-    Ok(Native::Items(out))
-}
-
-/// `{"lines": [...], "value"?}` entries -> one `{"cells", "difference"?}` per line: an entry's
-/// `value` is the least difference of its lines (f-puzzles' whispers and the solvers that
-/// read its format take it so), half the side rounded up without one.
-fn whisper_lines(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
-    let Native::Items(mut out) = lines(value, at, size)? else {
-        unreachable!("lines are items");
-    };
-    let mut next = out.iter_mut();
-    for (i, entry) in entries(value, at)?.iter().enumerate() {
-        let difference = number(entry, &format!("{at}/{i}"))?;
-        let count = entry
-            .get("lines")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
-        for line in next.by_ref().take(count) {
-            if let Some(difference) = difference {
-                line["difference"] = Value::from(difference);
+            let mut line = serde_json::json!({ "cells": cells });
+            if let Some((name, value)) = &field {
+                line[*name] = value.clone();
             }
+            out.push(line);
         }
     }
     Ok(Native::Items(out))
