@@ -341,6 +341,30 @@ async fn a_refused_rule_points_at_its_fpuzzles_key() {
     server.shutdown().await;
 }
 
+/// The three ways a body with `fpuzzles` is read: the plain JSON type's own reader, the
+/// general one under another JSON type, and the conversion endpoint's.
+const READERS: [(&str, &str); 3] = [
+    ("/v1/solve", "application/json"),
+    ("/v1/solve", "application/json; charset=utf-8"),
+    ("/v1/fpuzzles", "application/json"),
+];
+
+/// POSTs the text `body` to `path` as `content_type`.
+async fn send_as(
+    server: &TestServer,
+    path: &str,
+    content_type: &str,
+    body: &str,
+) -> reqwest::Response {
+    common::client()
+        .post(server.url(path))
+        .header("content-type", content_type)
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap()
+}
+
 /// A key given twice, in the f-puzzles object or beside it, is refused where it is (the
 /// JSON reader would keep the last copy: a thermometer then emptied, a second puzzle solved
 /// in place of the first), under either content type and by the conversion endpoint.
@@ -360,18 +384,8 @@ async fn a_key_given_twice_is_refused_in_every_form() {
         ),
     ];
     for (body, pointer) in &cases {
-        for (path, content_type) in [
-            ("/v1/solve", "application/json"),
-            ("/v1/solve", "application/json; charset=utf-8"),
-            ("/v1/fpuzzles", "application/json"),
-        ] {
-            let response = common::client()
-                .post(server.url(path))
-                .header("content-type", content_type)
-                .body(body.clone())
-                .send()
-                .await
-                .unwrap();
+        for (path, content_type) in READERS {
+            let response = send_as(&server, path, content_type, body).await;
             let problem = expect_problem(response, 422, "invalid-request").await;
             assert_eq!(
                 problem["pointer"], *pointer,
@@ -386,18 +400,8 @@ async fn a_key_given_twice_is_refused_in_every_form() {
     // overflow, and the answer stays small.
     let deep = |n: usize| format!(r#"{{"size":4,"grid":{}{}}}"#, "[".repeat(n), "]".repeat(n));
     let body = format!(r#"{{"fpuzzles":{}}}"#, deep(3500));
-    for (path, content_type) in [
-        ("/v1/solve", "application/json"),
-        ("/v1/solve", "application/json; charset=utf-8"),
-        ("/v1/fpuzzles", "application/json"),
-    ] {
-        let response = common::client()
-            .post(server.url(path))
-            .header("content-type", content_type)
-            .body(body.clone())
-            .send()
-            .await
-            .unwrap();
+    for (path, content_type) in READERS {
+        let response = send_as(&server, path, content_type, &body).await;
         let problem = expect_problem(response, 400, "invalid-json").await;
         assert!(problem.to_string().len() < 1024, "{problem}");
     }
@@ -419,14 +423,7 @@ async fn an_escaped_key_reads_the_same_under_either_content_type() {
     // `fpuzzles` with its last letter escaped: valid JSON for the same key.
     let body = format!(r#"{{"fpuzzle\u0073": {puzzle}}}"#);
     for content_type in ["application/json", "application/json; charset=utf-8"] {
-        let response = common::client()
-            .post(server.url("/v1/solve"))
-            .header("content-type", content_type)
-            .body(body.clone())
-            .send()
-            .await
-            .unwrap();
-        let answer = ok_json(response).await;
+        let answer = ok_json(send_as(&server, "/v1/solve", content_type, &body).await).await;
         assert_eq!(answer["unique"], false, "{content_type}: {answer}");
     }
     // A field a puzzle endpoint does not take is answered with what it does take, f-puzzles
