@@ -260,6 +260,69 @@ async fn the_conversion_endpoint_goes_both_ways() {
 }
 
 #[tokio::test]
+async fn a_players_position_converts_both_ways() {
+    let server = TestServer::start().await;
+    let sent = json!({"size": 4, "grid": [
+        [{"value": 1, "given": true}, {"value": 3}, {}, {}],
+        [{}, {}, {}, {}],
+        [{}, {}, {"value": 4}, {}],
+        [{}, {}, {}, {"value": 2, "given": true}],
+    ]});
+    let native = ok_json(post(&server, "/v1/fpuzzles", json!({ "fpuzzles": sent })).await).await;
+    assert_eq!(
+        native,
+        json!({
+            "board": [[1, 3, 0, 0], [0, 0, 0, 0], [0, 0, 4, 0], [0, 0, 0, 2]],
+            "givens": [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]],
+        })
+    );
+    // The native position goes back to the same grid, entries not given.
+    let back = ok_json(post(&server, "/v1/fpuzzles", native.clone()).await).await;
+    assert_eq!(back["fpuzzles"]["grid"], sent["grid"]);
+    let again = json!({ "fpuzzles": back["compressed"] });
+    let again = ok_json(post(&server, "/v1/fpuzzles", again).await).await;
+    assert_eq!(again, native);
+    // `/v1/validate` reads the position; `/v1/solve`, which takes a puzzle, says so.
+    let verdict = ok_json(post(&server, "/v1/validate", native.clone()).await).await;
+    assert_eq!(verdict["valid"], true, "{verdict}");
+    let problem = expect_problem(
+        post(&server, "/v1/solve", native.clone()).await,
+        422,
+        "invalid-request",
+    )
+    .await;
+    assert_eq!(problem["pointer"], "/givens");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("goes to /v1/validate"), "{detail}");
+    // A position refused as `/v1/validate` refuses it, at the field at fault.
+    let refusals = [
+        (
+            json!({"board": "1...............", "givens": 5}),
+            "invalid-request",
+            "/givens",
+        ),
+        (
+            json!({"board": "1...............", "givens": "2..............."}),
+            "given-changed",
+            "/board",
+        ),
+        (
+            json!({"board": "11..............", "givens": "11.............."}),
+            "conflicting-givens",
+            "/givens",
+        ),
+    ];
+    for (body, kind, pointer) in refusals {
+        let problem = expect_problem(post(&server, "/v1/fpuzzles", body).await, 422, kind).await;
+        assert_eq!(problem["pointer"], pointer, "{problem}");
+    }
+    // A player's clash is the player's: the position converts.
+    let clash = json!({"board": "12.1............", "givens": "1..............."});
+    let clash = ok_json(post(&server, "/v1/fpuzzles", clash).await).await;
+    assert_eq!(clash["fpuzzles"]["grid"][0][3], json!({"value": 1}));
+}
+
+#[tokio::test]
 async fn a_small_string_that_decompresses_to_megabytes_is_refused() {
     // lz-string output grows with the square of its input: 2.4 KB that decompress to a
     // million characters, a valid f-puzzles object with a long title. Without the limit, 6 KB

@@ -203,6 +203,13 @@ fn explain_unknown_field(text: &str, also: &[&str]) -> String {
             format!("unknown field `{unknown}`: did you mean `{name}`? This endpoint takes {list}")
         }
         None if accepted.is_empty() => format!("unknown field `{unknown}`"),
+        // A player's position (as `POST /v1/fpuzzles` answers a grid with entries) sent where
+        // only a puzzle is read: say where a position goes, and what to send here.
+        None if unknown == "givens" => format!(
+            "unknown field `givens`: a player's position (`board` with `givens`) goes to \
+             /v1/validate, /v1/hint or /v1/candidates; here, send the puzzle's givens as \
+             `board`. This endpoint takes {list}"
+        ),
         None => format!("unknown field `{unknown}`: this endpoint takes {list}"),
     }
 }
@@ -256,6 +263,9 @@ mod tests {
             explain_unknown_field(text, &[]),
             "unknown field `colour`: this endpoint takes `board`, `cages`"
         );
+        let text = "unknown field `givens`, expected `board` or `cages`";
+        assert!(explain_unknown_field(text, &[])
+            .starts_with("unknown field `givens`: a player's position (`board` with `givens`)"));
         assert_eq!(
             explain_unknown_field("missing field `board`", &[]),
             "missing field `board`"

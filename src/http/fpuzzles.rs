@@ -29,7 +29,7 @@ use super::wire::{
     DirectionJson, DotKindJson, HasRules, HintRequest, NegativeJson, Object, OneDiagonalJson,
     RulesJson, SideJson, StrictJson, ValidateRequest,
 };
-use crate::engine::{default_difference, Shape};
+use crate::engine::{check_givens, default_difference, Grid, Shape};
 
 /// The request field that carries an f-puzzles puzzle.
 pub const FIELD: &str = "fpuzzles";
@@ -1158,15 +1158,36 @@ pub async fn convert(
         let sent = read(fields[FIELD].clone())?;
         return Ok(axum::Json(Value::Object(translate(&sent.puzzle, true)?)));
     }
+    // A player's position, as this endpoint answers an f-puzzles grid with entries and as
+    // `/v1/validate` takes it: `givens` is the puzzle, and the rest of `board` the player's
+    // entries, which f-puzzles keeps as values that are not given.
+    let mut body = body;
+    let givens = (body.as_object_mut()).and_then(|fields| fields.remove(native::GIVENS));
     let request: BoardRequest = deserialize(body, None)?;
-    let converted = to_fpuzzles(&request)?;
+    let converted = match givens {
+        None => to_fpuzzles(&request, None)?,
+        Some(givens) => {
+            let givens: BoardText = serde_json::from_value(givens)
+                .map_err(|e| Problem::invalid_at(format!("/{}", native::GIVENS), e.to_string()))?;
+            let position = request.board.parse()?;
+            let puzzle = (givens.parse()).map_err(|e| Problem::from(e).in_field(native::GIVENS))?;
+            check_givens(&position, &puzzle)?;
+            let request = BoardRequest {
+                board: givens,
+                ..request
+            };
+            // The givens' clashes are the givens' (the entries' are the player's to make).
+            to_fpuzzles(&request, Some(&position)).map_err(|e| e.in_field(native::GIVENS))?
+        }
+    };
     serde_json::to_value(converted)
         .map(axum::Json)
         .map_err(|_| Problem::Internal)
 }
 
-/// The f-puzzles form of a native puzzle (checked as the puzzle endpoints check it).
-pub fn to_fpuzzles(request: &BoardRequest) -> Result<Converted, Problem> {
+/// The f-puzzles form of a native puzzle (checked as the puzzle endpoints check it), with a
+/// player's entries from `position` (a board holding the puzzle's givens) where it has them.
+pub fn to_fpuzzles(request: &BoardRequest, position: Option<&Grid>) -> Result<Converted, Problem> {
     let puzzle = request.puzzle()?;
     let side = puzzle.grid().shape().side();
     if side > 16 {
@@ -1198,20 +1219,23 @@ pub fn to_fpuzzles(request: &BoardRequest) -> Result<Converted, Problem> {
         ),
         _ => None,
     };
-    let grid = puzzle
-        .grid()
-        .to_numbers()
+    let givens = puzzle.grid().to_numbers();
+    let entered = position.map(Grid::to_numbers);
+    let grid = givens
         .into_iter()
         .enumerate()
         .map(|(row, digits)| {
             digits
                 .into_iter()
                 .enumerate()
-                .map(|(col, digit)| FpuzzlesCell {
-                    value: (digit != 0).then_some(i64::from(digit)),
-                    given: digit != 0,
-                    region: regions.as_ref().map(|r| r[row][col]),
-                    rest: Map::new(),
+                .map(|(col, given)| {
+                    let digit = entered.as_ref().map_or(given, |e| e[row][col]);
+                    FpuzzlesCell {
+                        value: (digit != 0).then_some(i64::from(digit)),
+                        given: given != 0,
+                        region: regions.as_ref().map(|r| r[row][col]),
+                        rest: Map::new(),
+                    }
                 })
                 .collect()
         })
@@ -1621,13 +1645,34 @@ mod tests {
             "anti_king": false,
         });
         let request: BoardRequest = serde_json::from_value(native.clone()).unwrap();
-        let converted = to_fpuzzles(&request).unwrap();
+        let converted = to_fpuzzles(&request, None).unwrap();
         assert_eq!(converted.fpuzzles.rest["killercage"][0]["value"], "7");
         let (back, _) = decompress(&converted.compressed).unwrap();
         assert_eq!(back, converted.fpuzzles);
         let mut again = translate(&back, true).unwrap();
         again.insert("anti_king".into(), Value::Bool(false));
         assert_eq!(Value::Object(again), native);
+    }
+
+    #[test]
+    fn a_players_entries_go_to_fpuzzles_as_values_not_given_and_back() {
+        let native = json!({
+            "board": [[1, 3, 0, 0], [0, 0, 0, 0], [0, 0, 4, 0], [0, 0, 0, 2]],
+            "givens": [[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]],
+        });
+        let request: BoardRequest = serde_json::from_value(json!({
+            "board": native["givens"],
+        }))
+        .unwrap();
+        let position: BoardText = serde_json::from_value(native["board"].clone()).unwrap();
+        let converted = to_fpuzzles(&request, Some(&position.parse().unwrap())).unwrap();
+        let cell = |row: usize, col: usize| &converted.fpuzzles.grid[row][col];
+        assert_eq!((cell(0, 0).value, cell(0, 0).given), (Some(1), true));
+        assert_eq!((cell(0, 1).value, cell(0, 1).given), (Some(3), false));
+        assert_eq!((cell(2, 2).value, cell(2, 2).given), (Some(4), false));
+        assert_eq!((cell(1, 1).value, cell(1, 1).given), (None, false));
+        let (back, _) = decompress(&converted.compressed).unwrap();
+        assert_eq!(Value::Object(translate(&back, true).unwrap()), native);
     }
 
     #[test]
@@ -1644,7 +1689,7 @@ mod tests {
             "renban": [{"cells": [[0, 2], [0, 3]]}],
         });
         let request: BoardRequest = serde_json::from_value(native.clone()).unwrap();
-        let converted = to_fpuzzles(&request).unwrap();
+        let converted = to_fpuzzles(&request, None).unwrap();
         assert_eq!(
             converted.fpuzzles.rest["extraregion"][0],
             json!({"cells": ["R1C1", "R4C4"]})
@@ -1722,7 +1767,7 @@ mod tests {
             "clones": [{"cells": [[3, 4]], "copy": [[3, 5]]}],
         });
         let request: BoardRequest = serde_json::from_value(native.clone()).unwrap();
-        let converted = to_fpuzzles(&request).unwrap();
+        let converted = to_fpuzzles(&request, None).unwrap();
         let rest = &converted.fpuzzles.rest;
         assert_eq!(rest["diagonal+"], json!(true));
         assert!(rest.get("diagonal-").is_none());
@@ -1761,7 +1806,7 @@ mod tests {
             "negative": ["white", "xv"],
         });
         let request: BoardRequest = serde_json::from_value(native.clone()).unwrap();
-        let converted = to_fpuzzles(&request).unwrap();
+        let converted = to_fpuzzles(&request, None).unwrap();
         let rest = &converted.fpuzzles.rest;
         assert_eq!(
             rest["difference"][1],
@@ -1779,7 +1824,7 @@ mod tests {
         assert_eq!(dots.as_array().map(Vec::len), Some(5));
         let mut slow = request.clone();
         slow.thermometers.as_mut().unwrap()[0].slow = true;
-        let refused = to_fpuzzles(&slow).unwrap_err();
+        let refused = to_fpuzzles(&slow, None).unwrap_err();
         assert_eq!(refused.pointer().as_deref(), Some("/thermometers/0/slow"));
     }
 
