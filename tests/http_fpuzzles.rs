@@ -351,9 +351,9 @@ async fn a_small_string_that_decompresses_to_megabytes_is_refused() {
     assert_eq!(body["unique"], false);
 }
 
-/// A rule made from the puzzle that the service refuses is pointed at the f-puzzles key it
-/// came from (the client sent no `/thermometers/0`), its detail naming the native field;
-/// dots come from three keys, each dot from its own.
+/// A rule made from the puzzle that the service refuses is pointed at the f-puzzles entry it
+/// came from (the client sent no `/thermometers/0`), and the line in it when it holds several,
+/// its detail naming the native field; dots come from three keys, each dot from its own.
 #[tokio::test]
 async fn a_refused_rule_points_at_its_fpuzzles_key() {
     let server = TestServer::start().await;
@@ -374,8 +374,31 @@ async fn a_refused_rule_points_at_its_fpuzzles_key() {
                 json!([{"lines": [["R1C1", "R1C2", "R1C1"]]}]),
             ),
             "invalid-thermometers",
-            "/fpuzzles/thermometer",
+            "/fpuzzles/thermometer/0",
             "/thermometers/0/cells/2",
+        ),
+        (
+            // An entry of several lines: the line in it.
+            with(
+                "thermometer",
+                json!([
+                    {"lines": [["R4C1", "R4C2"]]},
+                    {"lines": [["R2C1", "R2C2"], ["R3C1", "R3C2", "R3C1"]]},
+                ]),
+            ),
+            "invalid-thermometers",
+            "/fpuzzles/thermometer/1/lines/1",
+            "/thermometers/2/cells/2",
+        ),
+        (
+            // A number too large for the native field: the entry it is in.
+            with(
+                "killercage",
+                json!([{"cells": ["R1C1"], "value": "3"}, {"cells": ["R2C1"], "value": "9999999999"}]),
+            ),
+            "invalid-request",
+            "/fpuzzles/killercage/1",
+            "/cages/1/sum",
         ),
         (
             with(
@@ -383,10 +406,10 @@ async fn a_refused_rule_points_at_its_fpuzzles_key() {
                 json!([{"cell": "R2C2", "direction": "DR", "value": "5"}]),
             ),
             "invalid-little-killers",
-            "/fpuzzles/littlekillersum",
+            "/fpuzzles/littlekillersum/0",
             "/little_killers/0/start",
         ),
-        (dots, "invalid-dots", "/fpuzzles/ratio", "/dots/1/cells"),
+        (dots, "invalid-dots", "/fpuzzles/ratio/0", "/dots/1/cells"),
         (
             json!({ "fpuzzles": five }),
             "invalid-board",

@@ -1039,21 +1039,34 @@ fn from_value<T: PuzzleBody>(value: Value) -> Result<PuzzleJson<T>, Problem> {
     Ok(PuzzleJson(request, Some(sent)))
 }
 
-/// The f-puzzles key native dot `index` came from: three keys make dots, one dot an entry,
-/// in the order [`translate`] reads the keys.
-fn dot_key(puzzle: &Fpuzzles, mut index: usize) -> Option<&'static str> {
+/// Where item `index` of the native `field` came from in `puzzle`: the f-puzzles key and
+/// the entry in it (`/3`, or `/3/lines/1` for an entry that made several lines). Replays
+/// [`translate`]: the keys in the order it reads them (three keys make `dots`), each entry
+/// converted again to count the items it made.
+fn source_of(puzzle: &Fpuzzles, field: &str, mut index: usize) -> Option<(&'static str, String)> {
     for (key, value) in &puzzle.rest {
-        let family = FAMILIES
-            .iter()
-            .find(|(k, field, _)| k == key && *field == native::DOTS);
-        let Some(&(family, _, _)) = family.filter(|_| !is_empty(value)) else {
+        let family = FAMILIES.iter().find(|(k, f, _)| k == key && *f == field);
+        let Some(&(family, _, convert)) = family.filter(|_| !is_empty(value)) else {
             continue;
         };
-        let entries = value.as_array().map_or(0, Vec::len);
-        if index < entries {
-            return Some(family);
+        let Some(entries) = value.as_array() else {
+            continue;
+        };
+        for (e, entry) in entries.iter().enumerate() {
+            let one = Value::Array(vec![entry.clone()]);
+            let made = match convert(&one, "", puzzle.size) {
+                Ok(Native::Items(items)) => items.len(),
+                _ => 0,
+            };
+            if index < made {
+                let entry = match made {
+                    1 => format!("/{e}"),
+                    _ => format!("/{e}/lines/{index}"),
+                };
+                return Some((family, entry));
+            }
+            index -= made;
         }
-        index -= entries;
     }
     None
 }
@@ -1066,20 +1079,26 @@ fn point_back(puzzle: &Fpuzzles, problem: Problem) -> Problem {
     };
     let mut segments = native.trim_start_matches('/').split('/');
     let field = segments.next().unwrap_or("");
-    let key = match field {
-        native::BOARD | native::GIVENS | native::REGIONS => Some("grid"),
-        native::DOTS => segments
-            .next()
-            .and_then(|i| dot_key(puzzle, i.parse().ok()?)),
-        _ => key_of(puzzle, field),
-    };
-    match key {
-        Some(key) => Problem::InFpuzzles {
+    match source(puzzle, field, segments.next()) {
+        Some((key, entry)) => Problem::InFpuzzles {
             key,
+            entry,
             native,
             problem: Box::new(problem),
         },
         None => problem,
+    }
+}
+
+/// The f-puzzles key and entry (see [`source_of`]) the native `field` came from in `puzzle`,
+/// at its item `index` when the pointer names one: the grid for the board, givens and
+/// regions, the whole key for a flag or a pointer at the field itself.
+fn source(puzzle: &Fpuzzles, field: &str, index: Option<&str>) -> Option<(&'static str, String)> {
+    match field {
+        native::BOARD | native::GIVENS | native::REGIONS => Some(("grid", String::new())),
+        _ => index
+            .and_then(|i| source_of(puzzle, field, i.parse().ok()?))
+            .or_else(|| Some((key_of(puzzle, field)?, String::new()))),
     }
 }
 
@@ -1101,22 +1120,19 @@ fn deserialize<T: DeserializeOwned>(value: Value, puzzle: Option<&Fpuzzles>) -> 
         else {
             return problem;
         };
-        let field = pointer
-            .trim_start_matches('/')
-            .split('/')
-            .next()
-            .unwrap_or("");
-        match key_of(puzzle, field) {
-            Some(key) if detail.starts_with("unknown field") => Problem::Unsupported {
+        let mut segments = pointer.trim_start_matches('/').split('/');
+        let field = segments.next().unwrap_or("");
+        match source(puzzle, field, segments.next()) {
+            Some((key, _)) if detail.starts_with("unknown field") => Problem::Unsupported {
                 detail: format!(
                     "f-puzzles `{key}` becomes the native field `{field}`, which this server \
                      does not take yet"
                 ),
                 pointer: Some(format!("/{FIELD}/{}", escape(key))),
             },
-            Some(key) => Problem::invalid_at(
-                format!("/{FIELD}/{}", escape(key)),
-                format!("f-puzzles `{key}` (as `{field}`): {detail}"),
+            Some((key, entry)) => Problem::invalid_at(
+                format!("/{FIELD}/{}{entry}", escape(key)),
+                format!("f-puzzles `{key}` (as `{pointer}`): {detail}"),
             ),
             None => problem,
         }

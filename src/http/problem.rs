@@ -113,11 +113,13 @@ pub enum Problem {
     /// status, its pointer and detail prefixed with the puzzle's place.
     InPuzzle { index: usize, problem: Box<Problem> },
     /// The problem with a rule field translated from an f-puzzles puzzle: its type and
-    /// status, pointing at the f-puzzles `key` it came from (`/fpuzzles/thermometer`), the
+    /// status, pointing at the f-puzzles `key` and `entry` it came from
+    /// (`/fpuzzles/thermometer` and `/2/lines/1`; `entry` empty for the key as a whole), the
     /// detail naming the native field it became (`native`, a pointer), which the detail
     /// describes.
     InFpuzzles {
         key: &'static str,
+        entry: String,
         native: String,
         problem: Box<Problem>,
     },
@@ -194,7 +196,7 @@ impl Problem {
                 "/puzzles/{index}{}",
                 problem.pointer().unwrap_or_default()
             )),
-            Problem::InFpuzzles { key, .. } => Some(format!("/fpuzzles/{key}")),
+            Problem::InFpuzzles { key, entry, .. } => Some(format!("/fpuzzles/{key}{entry}")),
             _ => None,
         }
     }
@@ -591,6 +593,7 @@ impl Problem {
                 key,
                 native,
                 problem,
+                ..
             } => format!("f-puzzles `{key}` (as `{native}`): {}", problem.detail()),
         }
     }
