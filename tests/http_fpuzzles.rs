@@ -316,6 +316,47 @@ async fn a_players_position_converts_both_ways() {
         let problem = expect_problem(post(&server, "/v1/fpuzzles", body).await, 422, kind).await;
         assert_eq!(problem["pointer"], pointer, "{problem}");
     }
+    let misspelt = json!({"board": "1...............", "givns": "1..............."});
+    let problem = expect_problem(
+        post(&server, "/v1/fpuzzles", misspelt).await,
+        422,
+        "invalid-request",
+    )
+    .await;
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `givens`?"),
+        "{problem}"
+    );
+    let mut cells = vec![vec![json!(0); 4]; 4];
+    cells[0][1] = json!(1.5);
+    let odd = json!({"board": "1...............", "givens": cells});
+    let problem = expect_problem(
+        post(&server, "/v1/fpuzzles", odd).await,
+        422,
+        "invalid-request",
+    )
+    .await;
+    assert_eq!(problem["pointer"], "/givens/0/1", "{problem}");
+    // The f-puzzles side is checked as the puzzle endpoints check it: a value off the board,
+    // givens that clash.
+    let mut off = sent.clone();
+    off["grid"][1][1] = json!({"value": 9});
+    let mut clash = sent.clone();
+    clash["grid"][0][1] = json!({"value": 1, "given": true});
+    for (bad, kind) in [(off, "invalid-board"), (clash, "conflicting-givens")] {
+        let body = json!({ "fpuzzles": bad });
+        let problem = expect_problem(post(&server, "/v1/fpuzzles", body).await, 422, kind).await;
+        assert_eq!(problem["pointer"], "/fpuzzles/grid", "{problem}");
+    }
+    // A value of 0 is an empty cell, not an entry.
+    let mut zero = sent.clone();
+    zero["grid"][0][1] = json!({"value": 0});
+    zero["grid"][2][2] = json!({});
+    let zero = ok_json(post(&server, "/v1/fpuzzles", json!({ "fpuzzles": zero })).await).await;
+    assert_eq!(zero, json!({"board": native["givens"]}));
     // A player's clash is the player's: the position converts.
     let clash = json!({"board": "12.1............", "givens": "1..............."});
     let clash = ok_json(post(&server, "/v1/fpuzzles", clash).await).await;
@@ -397,8 +438,31 @@ async fn a_refused_rule_points_at_its_fpuzzles_key() {
                 json!([{"cells": ["R1C1"], "value": "3"}, {"cells": ["R2C1"], "value": "9999999999"}]),
             ),
             "invalid-request",
-            "/fpuzzles/killercage/1",
+            "/fpuzzles/killercage/1/value",
             "/cages/1/sum",
+        ),
+        (
+            // An entry's value made every line's difference: the value, not a line.
+            with(
+                "whispers",
+                json!([
+                    {"lines": [["R1C1", "R1C2"]]},
+                    {"lines": [["R2C1", "R2C2"], ["R3C1", "R3C2"]], "value": "9"},
+                ]),
+            ),
+            "invalid-whispers",
+            "/fpuzzles/whispers/1/value",
+            "/whispers/1/difference",
+        ),
+        (
+            // An arrow's second line.
+            with(
+                "arrow",
+                json!([{"cells": ["R1C1"], "lines": [["R1C1", "R1C2"], ["R1C1", "R2C2", "R2C2"]]}]),
+            ),
+            "invalid-arrows",
+            "/fpuzzles/arrow/0/lines/1",
+            "/arrows/0/lines/1/1",
         ),
         (
             with(
@@ -406,7 +470,7 @@ async fn a_refused_rule_points_at_its_fpuzzles_key() {
                 json!([{"cell": "R2C2", "direction": "DR", "value": "5"}]),
             ),
             "invalid-little-killers",
-            "/fpuzzles/littlekillersum/0",
+            "/fpuzzles/littlekillersum/0/cell",
             "/little_killers/0/start",
         ),
         (dots, "invalid-dots", "/fpuzzles/ratio/0", "/dots/1/cells"),
@@ -424,6 +488,23 @@ async fn a_refused_rule_points_at_its_fpuzzles_key() {
             assert!(detail.contains(&format!("(as `{native}`)")), "{detail}");
         }
     }
+    // Givens that clash point at the grid they are in: the board where it is the puzzle,
+    // the givens beside a player's entries (whose own clashes are a verdict, not a refusal).
+    let mut clash = json!({"size": 4, "grid": [
+        [{"value": 1, "given": true}, {"value": 1, "given": true}, {}, {}],
+        [{}, {}, {}, {}], [{}, {}, {}, {}], [{}, {}, {}, {}],
+    ]});
+    let mut entered = clash.clone();
+    entered["grid"][3][3] = json!({"value": 4});
+    for (path, sent) in [("/v1/solve", &clash), ("/v1/validate", &entered)] {
+        let body = json!({ "fpuzzles": sent });
+        let problem =
+            expect_problem(post(&server, path, body).await, 422, "conflicting-givens").await;
+        assert_eq!(problem["pointer"], "/fpuzzles/grid", "{path}: {problem}");
+    }
+    clash["grid"][0][1] = json!({"value": 1});
+    let verdict = ok_json(post(&server, "/v1/validate", json!({ "fpuzzles": clash })).await).await;
+    assert_eq!(verdict["valid"], false, "{verdict}");
     server.shutdown().await;
 }
 

@@ -205,7 +205,7 @@ fn explain_unknown_field(text: &str, also: &[&str]) -> String {
         None if accepted.is_empty() => format!("unknown field `{unknown}`"),
         // A player's position (as `POST /v1/fpuzzles` answers a grid with entries) sent where
         // only a puzzle is read: say where a position goes, and what to send here.
-        None if unknown == "givens" => format!(
+        None if unknown == "givens" && accepted.contains(&"board") => format!(
             "unknown field `givens`: a player's position (`board` with `givens`) goes to \
              /v1/validate, /v1/hint or /v1/candidates; here, send the puzzle's givens as \
              `board`. This endpoint takes {list}"
@@ -266,6 +266,12 @@ mod tests {
         let text = "unknown field `givens`, expected `board` or `cages`";
         assert!(explain_unknown_field(text, &[])
             .starts_with("unknown field `givens`: a player's position (`board` with `givens`)"));
+        // Where there is no board to send the givens as, no such advice.
+        let text = "unknown field `givens`, expected `size` or `difficulty`";
+        assert_eq!(
+            explain_unknown_field(text, &[]),
+            "unknown field `givens`: this endpoint takes `size`, `difficulty`"
+        );
         assert_eq!(
             explain_unknown_field("missing field `board`", &[]),
             "missing field `board`"

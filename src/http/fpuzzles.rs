@@ -420,7 +420,7 @@ pub fn translate(puzzle: &Fpuzzles, with_givens: bool) -> Result<Map<String, Val
         .grid
         .iter()
         .flatten()
-        .any(|c| c.value.is_some() && !c.given);
+        .any(|c| c.value.is_some_and(|v| v != 0) && !c.given);
     if with_givens && entered {
         fields.insert(native::BOARD.into(), board(|_| true));
         fields.insert(native::GIVENS.into(), board(|cell| cell.given));
@@ -903,6 +903,10 @@ fn clones(value: &Value, at: &str, size: usize) -> Result<Native, Problem> {
 pub trait PuzzleBody: DeserializeOwned + HasRules {
     const TAKES_GIVENS: bool;
     fn board(&self) -> &BoardText;
+    /// The puzzle's givens beside a player's board, where the body takes them.
+    fn givens(&self) -> Option<&BoardText> {
+        None
+    }
 }
 
 impl PuzzleBody for BoardRequest {
@@ -917,6 +921,9 @@ impl PuzzleBody for ValidateRequest {
     fn board(&self) -> &BoardText {
         &self.board
     }
+    fn givens(&self) -> Option<&BoardText> {
+        self.givens.as_ref()
+    }
 }
 
 impl PuzzleBody for HintRequest {
@@ -924,12 +931,18 @@ impl PuzzleBody for HintRequest {
     fn board(&self) -> &BoardText {
         &self.board
     }
+    fn givens(&self) -> Option<&BoardText> {
+        self.givens.as_ref()
+    }
 }
 
 impl PuzzleBody for CandidatesRequest {
     const TAKES_GIVENS: bool = true;
     fn board(&self) -> &BoardText {
         &self.board
+    }
+    fn givens(&self) -> Option<&BoardText> {
+        self.givens.as_ref()
     }
 }
 
@@ -1004,10 +1017,10 @@ pub fn puzzle_in_list<T: PuzzleBody>(value: Value) -> Result<T, Problem> {
 /// Reads `T` from a parsed body, translating its `fpuzzles` first when there is one.
 fn from_value<T: PuzzleBody>(value: Value) -> Result<PuzzleJson<T>, Problem> {
     let Value::Object(mut body) = value else {
-        return deserialize(value, None).map(|t| PuzzleJson(t, None));
+        return deserialize(value, None, &[FIELD]).map(|t| PuzzleJson(t, None));
     };
     let Some(sent) = body.remove(FIELD) else {
-        return deserialize(Value::Object(body), None).map(|t| PuzzleJson(t, None));
+        return deserialize(Value::Object(body), None, &[FIELD]).map(|t| PuzzleJson(t, None));
     };
     if let Some(field) = native::PUZZLE_FIELDS
         .iter()
@@ -1023,27 +1036,48 @@ fn from_value<T: PuzzleBody>(value: Value) -> Result<PuzzleJson<T>, Problem> {
     }
     let sent = read(sent)?;
     body.extend(translate(&sent.puzzle, T::TAKES_GIVENS)?);
-    let request: T = deserialize(Value::Object(body), Some(&sent.puzzle))?;
+    let request: T = deserialize(Value::Object(body), Some(&sent.puzzle), &[])?;
     // The board and rules made from the puzzle are checked here, where a problem with them
-    // can still point at the f-puzzles key it came from (the client never sent
-    // `/thermometers/0`); the handler's own check then passes. Givens that clash are the
-    // handler's (a player's board may have them).
-    let checked = request
-        .board()
-        .parse()
-        .map_err(Problem::from)
-        .and_then(|grid| request.rules(grid.shape()).map_err(Problem::from));
-    if let Err(problem) = checked {
+    // can still point at the f-puzzles entry it came from (the client never sent
+    // `/thermometers/0`); the handler's own check then passes. So are the givens, which
+    // must not clash: the board's where it is the puzzle, the `givens`' beside a player's
+    // board (whose own clashes are the player's, for the handler to report).
+    if let Err(problem) = check(&request) {
         return Err(point_back(&sent.puzzle, problem));
     }
     Ok(PuzzleJson(request, Some(sent)))
 }
 
-/// Where item `index` of the native `field` came from in `puzzle`: the f-puzzles key and
-/// the entry in it (`/3`, or `/3/lines/1` for an entry that made several lines). Replays
+/// The board and rules of a body translated from f-puzzles, and its givens (see
+/// [`from_value`]).
+fn check<T: PuzzleBody>(request: &T) -> Result<(), Problem> {
+    let grid = request.board().parse()?;
+    request.rules(grid.shape())?;
+    let puzzle = match request.givens() {
+        Some(givens) => givens,
+        None if T::TAKES_GIVENS => return Ok(()),
+        None => request.board(),
+    };
+    let field = if T::TAKES_GIVENS {
+        native::GIVENS
+    } else {
+        native::BOARD
+    };
+    match request.puzzle_of(puzzle) {
+        Err(e) => Err(Problem::from(e).in_field(field)),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// Where item `index` of the native `field` came from in `puzzle`: the f-puzzles key, the
+/// entry in it, and the line in the entry when it made several items (one a line). Replays
 /// [`translate`]: the keys in the order it reads them (three keys make `dots`), each entry
 /// converted again to count the items it made.
-fn source_of(puzzle: &Fpuzzles, field: &str, mut index: usize) -> Option<(&'static str, String)> {
+fn source_of(
+    puzzle: &Fpuzzles,
+    field: &str,
+    mut index: usize,
+) -> Option<(&'static str, usize, Option<usize>)> {
     for (key, value) in &puzzle.rest {
         let family = FAMILIES.iter().find(|(k, f, _)| k == key && *f == field);
         let Some(&(family, _, convert)) = family.filter(|_| !is_empty(value)) else {
@@ -1059,11 +1093,7 @@ fn source_of(puzzle: &Fpuzzles, field: &str, mut index: usize) -> Option<(&'stat
                 _ => 0,
             };
             if index < made {
-                let entry = match made {
-                    1 => format!("/{e}"),
-                    _ => format!("/{e}/lines/{index}"),
-                };
-                return Some((family, entry));
+                return Some((family, e, (made > 1).then_some(index)));
             }
             index -= made;
         }
@@ -1071,15 +1101,13 @@ fn source_of(puzzle: &Fpuzzles, field: &str, mut index: usize) -> Option<(&'stat
     None
 }
 
-/// `problem`, about a native field translated from `puzzle`, pointed at the f-puzzles key
-/// the field came from (the grid for the board, givens and regions).
+/// `problem`, about a native field translated from `puzzle`, pointed at the place in the
+/// f-puzzles puzzle it came from (see [`source`]).
 fn point_back(puzzle: &Fpuzzles, problem: Problem) -> Problem {
     let Some(native) = problem.pointer() else {
         return problem;
     };
-    let mut segments = native.trim_start_matches('/').split('/');
-    let field = segments.next().unwrap_or("");
-    match source(puzzle, field, segments.next()) {
+    match source(puzzle, &native) {
         Some((key, entry)) => Problem::InFpuzzles {
             key,
             entry,
@@ -1090,27 +1118,48 @@ fn point_back(puzzle: &Fpuzzles, problem: Problem) -> Problem {
     }
 }
 
-/// The f-puzzles key and entry (see [`source_of`]) the native `field` came from in `puzzle`,
-/// at its item `index` when the pointer names one: the grid for the board, givens and
-/// regions, the whole key for a flag or a pointer at the field itself.
-fn source(puzzle: &Fpuzzles, field: &str, index: Option<&str>) -> Option<(&'static str, String)> {
-    match field {
-        native::BOARD | native::GIVENS | native::REGIONS => Some(("grid", String::new())),
-        _ => index
-            .and_then(|i| source_of(puzzle, field, i.parse().ok()?))
-            .or_else(|| Some((key_of(puzzle, field)?, String::new()))),
+/// The f-puzzles key, and the place in it, that the native pointer `native`
+/// (`/thermometers/2/cells/1`) came from in `puzzle`, as closely as the translation keeps
+/// it: the grid for the board, givens and regions; for an item, its entry (`/3`), the line
+/// of an entry that made several or of an arrow (`/3/lines/1`), the entry's `value`
+/// (`values`) a native sum, count, value or difference (digits) was read from, or the clue's
+/// `cell` its native place was; the key itself for a flag or the whole field.
+fn source(puzzle: &Fpuzzles, native: &str) -> Option<(&'static str, String)> {
+    let mut segments = native.trim_start_matches('/').split('/');
+    let field = segments.next().unwrap_or("");
+    if matches!(field, native::BOARD | native::GIVENS | native::REGIONS) {
+        return Some(("grid", String::new()));
     }
+    let item = segments.next().and_then(|i| i.parse().ok());
+    let Some((key, entry, line)) = item.and_then(|i| source_of(puzzle, field, i)) else {
+        return Some((key_of(puzzle, field)?, String::new()));
+    };
+    let place = match (segments.next(), segments.next()) {
+        (Some("difference" | "value" | "sum" | "count"), _) => "/value".to_string(),
+        (Some("digits"), _) => "/values".to_string(),
+        (Some("circle"), _) => "/cells".to_string(),
+        (Some("start" | "side" | "index"), _) => "/cell".to_string(),
+        (Some("direction"), _) => "/direction".to_string(),
+        (Some("lines"), Some(j)) => format!("/lines/{j}"),
+        _ => line.map(|j| format!("/lines/{j}")).unwrap_or_default(),
+    };
+    Some((key, format!("/{entry}{place}")))
 }
 
 /// `T` from `value`; with `puzzle`, an error about a field translated from it points at the
-/// f-puzzles key it came from, and a field this server does not take is `unsupported`.
-fn deserialize<T: DeserializeOwned>(value: Value, puzzle: Option<&Fpuzzles>) -> Result<T, Problem> {
+/// f-puzzles entry it came from, and a field this server does not take is `unsupported`;
+/// without, an unknown field is refused with the fields `T` takes and `also` listed (a
+/// native body may come as `fpuzzles` instead, which `T` does not list).
+fn deserialize<T: DeserializeOwned>(
+    value: Value,
+    puzzle: Option<&Fpuzzles>,
+    also: &[&str],
+) -> Result<T, Problem> {
     let read = serde_path_to_error::deserialize(value).map(|Object(body)| body);
     read.map_err(|err| {
         let text = format!("{}: {}", err.path(), err.inner());
-        // A native body may be sent as `fpuzzles` instead, which `T` does not list.
         let Some(puzzle) = puzzle else {
-            return data_problem_taking(&text, &[FIELD]);
+            return data_problem_taking(&text, also);
         };
         let problem = data_problem(&text);
         let Problem::InvalidRequest {
@@ -1120,9 +1169,9 @@ fn deserialize<T: DeserializeOwned>(value: Value, puzzle: Option<&Fpuzzles>) -> 
         else {
             return problem;
         };
-        let mut segments = pointer.trim_start_matches('/').split('/');
-        let field = segments.next().unwrap_or("");
-        match source(puzzle, field, segments.next()) {
+        let field = pointer.trim_start_matches('/').split('/').next();
+        let field = field.unwrap_or("");
+        match source(puzzle, pointer) {
             Some((key, _)) if detail.starts_with("unknown field") => Problem::Unsupported {
                 detail: format!(
                     "f-puzzles `{key}` becomes the native field `{field}`, which this server \
@@ -1171,7 +1220,11 @@ pub async fn convert(
                 format!("unknown field `{other}`: this endpoint takes `{FIELD}`, or a native body"),
             ));
         }
-        let sent = read(fields[FIELD].clone())?;
+        // Checked as a puzzle endpoint reading a player's position checks it (the grid's
+        // values, the rules, the givens' clashes), then translated.
+        let PuzzleJson(_, Some(sent)) = from_value::<ValidateRequest>(body)? else {
+            return Err(Problem::Internal);
+        };
         return Ok(axum::Json(Value::Object(translate(&sent.puzzle, true)?)));
     }
     // A player's position, as this endpoint answers an f-puzzles grid with entries and as
@@ -1179,12 +1232,17 @@ pub async fn convert(
     // entries, which f-puzzles keeps as values that are not given.
     let mut body = body;
     let givens = (body.as_object_mut()).and_then(|fields| fields.remove(native::GIVENS));
-    let request: BoardRequest = deserialize(body, None)?;
+    let request: BoardRequest = deserialize(body, None, &[FIELD, native::GIVENS])?;
     let converted = match givens {
         None => to_fpuzzles(&request, None)?,
         Some(givens) => {
-            let givens: BoardText = serde_json::from_value(givens)
-                .map_err(|e| Problem::invalid_at(format!("/{}", native::GIVENS), e.to_string()))?;
+            /// `givens` alone, read as in a `/v1/validate` body (its errors' paths the same).
+            #[derive(Deserialize)]
+            struct Givens {
+                givens: BoardText,
+            }
+            let alone = Map::from_iter([(native::GIVENS.to_string(), givens)]);
+            let Givens { givens } = deserialize(Value::Object(alone), None, &[])?;
             let position = request.board.parse()?;
             let puzzle = (givens.parse()).map_err(|e| Problem::from(e).in_field(native::GIVENS))?;
             check_givens(&position, &puzzle)?;
