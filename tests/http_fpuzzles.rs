@@ -317,19 +317,10 @@ async fn a_players_position_converts_both_ways() {
         assert_eq!(problem["pointer"], pointer, "{problem}");
     }
     let misspelt = json!({"board": "1...............", "givns": "1..............."});
-    let problem = expect_problem(
-        post(&server, "/v1/fpuzzles", misspelt).await,
-        422,
-        "invalid-request",
-    )
-    .await;
-    assert!(
-        problem["detail"]
-            .as_str()
-            .unwrap()
-            .contains("did you mean `givens`?"),
-        "{problem}"
-    );
+    let misspelt = post(&server, "/v1/fpuzzles", misspelt).await;
+    let problem = expect_problem(misspelt, 422, "invalid-request").await;
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(detail.contains("did you mean `givens`?"), "{detail}");
     let mut cells = vec![vec![json!(0); 4]; 4];
     cells[0][1] = json!(1.5);
     let odd = json!({"board": "1...............", "givens": cells});
@@ -432,7 +423,7 @@ async fn a_refused_rule_points_at_its_fpuzzles_key() {
             "/thermometers/2/cells/2",
         ),
         (
-            // A number too large for the native field: the entry it is in.
+            // A number too large for the native field: the value in its entry.
             with(
                 "killercage",
                 json!([{"cells": ["R1C1"], "value": "3"}, {"cells": ["R2C1"], "value": "9999999999"}]),
@@ -488,6 +479,18 @@ async fn a_refused_rule_points_at_its_fpuzzles_key() {
             assert!(detail.contains(&format!("(as `{native}`)")), "{detail}");
         }
     }
+    // The entry is found by converting the key's entries again: linear, the bad one last of
+    // 1,500 (a compressed string of a few KB) found as the others are.
+    let line = json!({"lines": [["R1C1", "R1C2"]]});
+    let mut many = vec![line; 1_499];
+    many.push(json!({"lines": [["R2C1", "R2C2"], ["R3C1", "R3C2", "R3C1"]]}));
+    let puzzle = with("thermometer", Value::Array(many))["fpuzzles"].to_string();
+    let compressed = lz_str::compress_to_base64(puzzle.as_str());
+    assert!(compressed.len() < 4_096, "{} characters", compressed.len());
+    let body = json!({ "fpuzzles": compressed });
+    let response = post(&server, "/v1/solve", body).await;
+    let problem = expect_problem(response, 422, "invalid-thermometers").await;
+    assert_eq!(problem["pointer"], "/fpuzzles/thermometer/1499/lines/1");
     // Givens that clash point at the grid they are in: the board where it is the puzzle,
     // the givens beside a player's entries (whose own clashes are a verdict, not a refusal).
     let mut clash = json!({"size": 4, "grid": [

@@ -1036,37 +1036,32 @@ fn from_value<T: PuzzleBody>(value: Value) -> Result<PuzzleJson<T>, Problem> {
     }
     let sent = read(sent)?;
     body.extend(translate(&sent.puzzle, T::TAKES_GIVENS)?);
-    let request: T = deserialize(Value::Object(body), Some(&sent.puzzle), &[])?;
-    // The board and rules made from the puzzle are checked here, where a problem with them
-    // can still point at the f-puzzles entry it came from (the client never sent
-    // `/thermometers/0`); the handler's own check then passes. So are the givens, which
-    // must not clash: the board's where it is the puzzle, the `givens`' beside a player's
-    // board (whose own clashes are the player's, for the handler to report).
-    if let Err(problem) = check(&request) {
-        return Err(point_back(&sent.puzzle, problem));
-    }
+    let request = checked(Value::Object(body), &sent.puzzle)?;
     Ok(PuzzleJson(request, Some(sent)))
 }
 
-/// The board and rules of a body translated from f-puzzles, and its givens (see
-/// [`from_value`]).
-fn check<T: PuzzleBody>(request: &T) -> Result<(), Problem> {
-    let grid = request.board().parse()?;
-    request.rules(grid.shape())?;
-    let puzzle = match request.givens() {
-        Some(givens) => givens,
-        None if T::TAKES_GIVENS => return Ok(()),
-        None => request.board(),
+/// `T` from a body translated from `puzzle`, checked here, where a problem can still point
+/// at the f-puzzles entry it came from (the client never sent `/thermometers/0`); the
+/// handler's own check then passes. The board and rules are checked, and the givens, which
+/// must not clash: the board's where it is the puzzle, the `givens`' beside a player's board
+/// (whose own clashes are the player's, for the handler to report).
+fn checked<T: PuzzleBody>(body: Value, puzzle: &Fpuzzles) -> Result<T, Problem> {
+    let request: T = deserialize(body, Some(puzzle), &[])?;
+    let check = || -> Result<(), Problem> {
+        let grid = request.board().parse()?;
+        request.rules(grid.shape())?;
+        let (givens, field) = match request.givens() {
+            Some(givens) => (givens, native::GIVENS),
+            None if T::TAKES_GIVENS => return Ok(()),
+            None => (request.board(), native::BOARD),
+        };
+        match request.puzzle_of(givens) {
+            Err(e) => Err(Problem::from(e).in_field(field)),
+            Ok(_) => Ok(()),
+        }
     };
-    let field = if T::TAKES_GIVENS {
-        native::GIVENS
-    } else {
-        native::BOARD
-    };
-    match request.puzzle_of(puzzle) {
-        Err(e) => Err(Problem::from(e).in_field(field)),
-        Ok(_) => Ok(()),
-    }
+    check().map_err(|problem| point_back(puzzle, problem))?;
+    Ok(request)
 }
 
 /// Where item `index` of the native `field` came from in `puzzle`: the f-puzzles key, the
@@ -1221,11 +1216,11 @@ pub async fn convert(
             ));
         }
         // Checked as a puzzle endpoint reading a player's position checks it (the grid's
-        // values, the rules, the givens' clashes), then translated.
-        let PuzzleJson(_, Some(sent)) = from_value::<ValidateRequest>(body)? else {
-            return Err(Problem::Internal);
-        };
-        return Ok(axum::Json(Value::Object(translate(&sent.puzzle, true)?)));
+        // values, the rules, the givens' clashes).
+        let sent = read(fields[FIELD].clone())?;
+        let native = translate(&sent.puzzle, true)?;
+        checked::<ValidateRequest>(Value::Object(native.clone()), &sent.puzzle)?;
+        return Ok(axum::Json(Value::Object(native)));
     }
     // A player's position, as this endpoint answers an f-puzzles grid with entries and as
     // `/v1/validate` takes it: `givens` is the puzzle, and the rest of `board` the player's
