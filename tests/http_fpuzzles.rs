@@ -487,10 +487,33 @@ async fn a_refused_rule_points_at_its_fpuzzles_key() {
     let puzzle = with("thermometer", Value::Array(many))["fpuzzles"].to_string();
     let compressed = lz_str::compress_to_base64(puzzle.as_str());
     assert!(compressed.len() < 4_096, "{} characters", compressed.len());
-    let body = json!({ "fpuzzles": compressed });
-    let response = post(&server, "/v1/solve", body).await;
-    let problem = expect_problem(response, 422, "invalid-thermometers").await;
-    assert_eq!(problem["pointer"], "/fpuzzles/thermometer/1499/lines/1");
+    // In a compressed string or a link, which a pointer cannot enter, the pointer stops at
+    // `/fpuzzles` and the place in the decompressed puzzle is named beside it; in a booklet,
+    // under the puzzle's place.
+    let link = format!("https://www.f-puzzles.com/?load={compressed}");
+    for (path, body, pointer) in [
+        ("/v1/solve", json!({ "fpuzzles": compressed }), "/fpuzzles"),
+        ("/v1/fpuzzles", json!({ "fpuzzles": link }), "/fpuzzles"),
+        (
+            "/v1/booklet",
+            json!({"puzzles": [{"board": "1234341221434321"}, { "fpuzzles": compressed }]}),
+            "/puzzles/1/fpuzzles",
+        ),
+    ] {
+        let response = post(&server, path, body).await;
+        let problem = expect_problem(response, 422, "invalid-thermometers").await;
+        assert_eq!(problem["pointer"], pointer, "{path}: {problem}");
+        let inside = "/thermometer/1499/lines/1";
+        assert_eq!(problem["decompressed_pointer"], inside, "{path}: {problem}");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.contains(&format!("at `{inside}`")), "{detail}");
+    }
+    // A rule set an operation does not cover points at the f-puzzles key, not at the native
+    // field the client never sent.
+    let thermo = with("thermometer", json!([{"lines": [["R1C1", "R1C2"]]}]));
+    let response = post(&server, "/v1/grade", thermo).await;
+    let problem = expect_problem(response, 422, "unsupported").await;
+    assert_eq!(problem["pointer"], "/fpuzzles/thermometer", "{problem}");
     // Givens that clash point at the grid they are in: the board where it is the puzzle,
     // the givens beside a player's entries (whose own clashes are a verdict, not a refusal).
     let mut clash = json!({"size": 4, "grid": [

@@ -150,6 +150,21 @@ pub struct Sent {
 }
 
 impl Sent {
+    /// `problem`, found in this puzzle, as the client can follow it: a place inside a
+    /// compressed string or link is named beside the pointer, which stops at `/fpuzzles`.
+    pub fn refusal(&self, problem: Problem) -> Problem {
+        match self.form {
+            Form::Object => problem,
+            Form::Compressed | Form::Link => problem.in_compressed(),
+        }
+    }
+
+    /// `problem`, about a native field translated from this puzzle, pointed at the place in
+    /// the puzzle sent that it came from (see [`point_back`] and [`Sent::refusal`]).
+    pub fn point(&self, problem: Problem) -> Problem {
+        self.refusal(point_back(&self.puzzle, problem))
+    }
+
     /// The puzzle in the form it was sent in, with `digits` (rows of 0..=size, 0 empty)
     /// written into the grid's cells that are not given, as f-puzzles keeps a player's
     /// entries; `None` leaves the grid as sent.
@@ -309,7 +324,9 @@ fn parse_object(value: Value) -> Result<Fpuzzles, Problem> {
 /// The `fpuzzles` field of a request, read.
 pub fn read(value: Value) -> Result<Sent, Problem> {
     match value {
-        Value::String(text) => decompress(&text).map(|(puzzle, form)| Sent { puzzle, form }),
+        Value::String(text) => decompress(&text)
+            .map(|(puzzle, form)| Sent { puzzle, form })
+            .map_err(Problem::in_compressed),
         object @ Value::Object(_) => parse_object(object).map(|puzzle| Sent {
             puzzle,
             form: Form::Object,
@@ -1035,9 +1052,14 @@ fn from_value<T: PuzzleBody>(value: Value) -> Result<PuzzleJson<T>, Problem> {
         ));
     }
     let sent = read(sent)?;
-    body.extend(translate(&sent.puzzle, T::TAKES_GIVENS)?);
-    let request = checked(Value::Object(body), &sent.puzzle)?;
-    Ok(PuzzleJson(request, Some(sent)))
+    let request = translate(&sent.puzzle, T::TAKES_GIVENS).and_then(|native| {
+        body.extend(native);
+        checked(Value::Object(body), &sent.puzzle)
+    });
+    match request {
+        Ok(request) => Ok(PuzzleJson(request, Some(sent))),
+        Err(problem) => Err(sent.refusal(problem)),
+    }
 }
 
 /// `T` from a body translated from `puzzle`, checked here, where a problem can still point
@@ -1218,9 +1240,13 @@ pub async fn convert(
         // Checked as a puzzle endpoint reading a player's position checks it (the grid's
         // values, the rules, the givens' clashes).
         let sent = read(fields[FIELD].clone())?;
-        let native = translate(&sent.puzzle, true)?;
-        checked::<ValidateRequest>(Value::Object(native.clone()), &sent.puzzle)?;
-        return Ok(axum::Json(Value::Object(native)));
+        let native = translate(&sent.puzzle, true).and_then(|native| {
+            checked::<ValidateRequest>(Value::Object(native.clone()), &sent.puzzle)?;
+            Ok(native)
+        });
+        return native
+            .map(|native| axum::Json(Value::Object(native)))
+            .map_err(|problem| sent.refusal(problem));
     }
     // A player's position, as this endpoint answers an f-puzzles grid with entries and as
     // `/v1/validate` takes it: `givens` is the puzzle, and the rest of `board` the player's

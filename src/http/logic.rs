@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::Json;
 
 use super::client::Client;
-use super::fpuzzles::{Answer, PuzzleJson};
+use super::fpuzzles::{Answer, PuzzleJson, Sent};
 use super::problem::Problem;
 use super::wire::{
     BoardRequest, BoardText, CandidatesRequest, CandidatesResponse, ConflictJson, GradeJson,
@@ -26,7 +26,9 @@ pub async fn grade(
         .pool
         .run(client, move |engine, budget| engine.grade(&puzzle, budget))
         .await?;
-    let (counted, grade) = timed.value.map_err(|e| at_rules(e, &request))?;
+    let (counted, grade) = timed
+        .value
+        .map_err(|e| at_rules(e, &request, sent.as_ref()))?;
     let grade = grade.ok_or(Problem::NoSolution)?;
     let answer = GradeResponse {
         id,
@@ -50,19 +52,26 @@ pub async fn hint(
             engine.hint(&board, &givens, &rules, budget)
         })
         .await?;
-    let hint = timed.value.map_err(|e| at_rules(e, &request))?;
+    let hint = timed
+        .value
+        .map_err(|e| at_rules(e, &request, sent.as_ref()))?;
     let answer = HintResponse::new(&hint, id, request.spoiler);
     Ok(Json(Answer::new(answer, sent.as_ref(), None)))
 }
 
 /// The problem for `error`, pointing at the first rule field sent when the operation does
-/// not cover the rule set (rather than at the board).
-fn at_rules(error: EngineError, request: &impl HasRules) -> Problem {
+/// not cover the rule set (rather than at the board): the f-puzzles key it came from when
+/// the puzzle was `sent` as f-puzzles.
+fn at_rules(error: EngineError, request: &impl HasRules, sent: Option<&Sent>) -> Problem {
     let unsupported = matches!(error, EngineError::Unsupported { .. });
     let problem = Problem::from(error);
-    match request.rule_fields().first_pointer() {
+    let problem = match request.rule_fields().first_pointer() {
         Some(pointer) if unsupported => problem.at_pointer(pointer),
-        _ => problem,
+        _ => return problem,
+    };
+    match sent {
+        Some(sent) => sent.point(problem),
+        None => problem,
     }
 }
 

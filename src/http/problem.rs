@@ -123,6 +123,11 @@ pub enum Problem {
         native: String,
         problem: Box<Problem>,
     },
+    /// The problem with an f-puzzles puzzle sent as a compressed string or a link: its type
+    /// and status, pointing at `/fpuzzles` (a string in the body sent, which a pointer cannot
+    /// enter), the place in the puzzle it decompresses to (`problem`'s pointer, less
+    /// `/fpuzzles`) named in the detail and in `decompressed_pointer`.
+    InCompressed { problem: Box<Problem> },
 }
 
 impl From<ParseError> for Problem {
@@ -197,8 +202,27 @@ impl Problem {
                 problem.pointer().unwrap_or_default()
             )),
             Problem::InFpuzzles { key, entry, .. } => Some(format!("/fpuzzles/{key}{entry}")),
+            Problem::InCompressed { .. } => Some("/fpuzzles".to_string()),
             _ => None,
         }
+    }
+
+    /// This problem about an f-puzzles puzzle that was sent compressed: pointing at
+    /// `/fpuzzles` when it points inside it (see [`Problem::InCompressed`]), else unchanged.
+    pub fn in_compressed(self) -> Problem {
+        match self.decompressed_pointer() {
+            Some(_) => Problem::InCompressed {
+                problem: Box::new(self),
+            },
+            None => self,
+        }
+    }
+
+    /// The place inside `/fpuzzles` this problem points at (`/thermometer/2`), if any.
+    fn decompressed_pointer(&self) -> Option<String> {
+        let pointer = self.pointer()?;
+        let inside = pointer.strip_prefix("/fpuzzles")?;
+        inside.starts_with('/').then(|| inside.to_string())
     }
 }
 
@@ -389,6 +413,10 @@ pub struct ProblemBody {
     /// Work units used, for a search that ran out of budget.
     #[serde(skip_serializing_if = "Option::is_none")]
     work: Option<u64>,
+    /// JSON pointer inside the puzzle `fpuzzles` decompresses to, when it was sent as a
+    /// compressed string or a link (`pointer` is then `/fpuzzles`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decompressed_pointer: Option<String>,
 }
 
 /// Conflicts a batch item lists; the rest are counted. One broken board can repeat a digit in
@@ -446,9 +474,9 @@ impl Problem {
             Problem::Timeout | Problem::GenerationTimedOut { .. } => "timeout",
             Problem::ShuttingDown => "shutting-down",
             Problem::Internal => "internal",
-            Problem::InPuzzle { problem, .. } | Problem::InFpuzzles { problem, .. } => {
-                problem.slug()
-            }
+            Problem::InPuzzle { problem, .. }
+            | Problem::InFpuzzles { problem, .. }
+            | Problem::InCompressed { problem } => problem.slug(),
         }
     }
 
@@ -481,9 +509,9 @@ impl Problem {
             | Problem::GenerationTimedOut { .. }
             | Problem::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
             Problem::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            Problem::InPuzzle { problem, .. } | Problem::InFpuzzles { problem, .. } => {
-                problem.status()
-            }
+            Problem::InPuzzle { problem, .. }
+            | Problem::InFpuzzles { problem, .. }
+            | Problem::InCompressed { problem } => problem.status(),
         }
     }
 
@@ -514,9 +542,9 @@ impl Problem {
             Problem::Timeout | Problem::GenerationTimedOut { .. } => "Request timed out",
             Problem::ShuttingDown => "Service shutting down",
             Problem::Internal => "Internal error",
-            Problem::InPuzzle { problem, .. } | Problem::InFpuzzles { problem, .. } => {
-                problem.title()
-            }
+            Problem::InPuzzle { problem, .. }
+            | Problem::InFpuzzles { problem, .. }
+            | Problem::InCompressed { problem } => problem.title(),
         }
     }
 
@@ -595,17 +623,30 @@ impl Problem {
                 problem,
                 ..
             } => format!("f-puzzles `{key}` (as `{native}`): {}", problem.detail()),
+            Problem::InCompressed { problem } => format!(
+                "in the puzzle `fpuzzles` decompresses to, at `{}`: {}",
+                problem.decompressed_pointer().unwrap_or_default(),
+                problem.detail()
+            ),
         }
     }
 
     /// The JSON body.
     pub fn body(&self) -> ProblemBody {
-        if let Problem::InPuzzle { problem, .. } | Problem::InFpuzzles { problem, .. } = self {
+        if let Problem::InPuzzle { problem, .. }
+        | Problem::InFpuzzles { problem, .. }
+        | Problem::InCompressed { problem } = self
+        {
+            let inner = problem.body();
             return ProblemBody {
                 kind: format!("{TYPE_PREFIX}{}", self.slug()),
                 detail: self.detail(),
                 pointer: self.pointer(),
-                ..problem.body()
+                decompressed_pointer: match self {
+                    Problem::InCompressed { problem } => problem.decompressed_pointer(),
+                    _ => inner.decompressed_pointer.clone(),
+                },
+                ..inner
             };
         }
         let (row, col) = match self {
@@ -639,6 +680,7 @@ impl Problem {
                 Problem::BudgetExhausted { work, .. } => Some(*work),
                 _ => None,
             },
+            decompressed_pointer: None,
         }
     }
 }
@@ -1007,5 +1049,44 @@ mod tests {
         assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(response.headers()[header::RETRY_AFTER], "2");
         assert_eq!(response.headers()[header::CONTENT_TYPE], PROBLEM_JSON);
+    }
+
+    /// Inside a compressed `fpuzzles` the pointer stops at the string, the inner place beside
+    /// it; a problem about the string itself, or outside it, is left as it is, and wrapping
+    /// twice changes nothing.
+    #[test]
+    fn a_problem_inside_a_compressed_puzzle_points_at_the_string() {
+        let inner = Problem::invalid_at("/fpuzzles/killercage/1/value", "too large");
+        let wrapped = inner.clone().in_compressed();
+        let body = wrapped.body();
+        assert_eq!(body.pointer.as_deref(), Some("/fpuzzles"));
+        assert_eq!(
+            body.decompressed_pointer.as_deref(),
+            Some("/killercage/1/value")
+        );
+        assert_eq!(
+            body.detail,
+            "in the puzzle `fpuzzles` decompresses to, at `/killercage/1/value`: too large"
+        );
+        assert_eq!(wrapped.clone().in_compressed(), wrapped);
+        let listed = Problem::InPuzzle {
+            index: 2,
+            problem: Box::new(wrapped),
+        };
+        assert_eq!(
+            listed.body().pointer.as_deref(),
+            Some("/puzzles/2/fpuzzles")
+        );
+        assert_eq!(
+            listed.body().decompressed_pointer.as_deref(),
+            Some("/killercage/1/value")
+        );
+        for other in [
+            Problem::invalid_at("/fpuzzles", "does not decompress"),
+            Problem::invalid_at("/fpuzzlesx/1", "another field"),
+            Problem::invalid_at("/board", "not the puzzle's"),
+        ] {
+            assert_eq!(other.clone().in_compressed(), other);
+        }
     }
 }
