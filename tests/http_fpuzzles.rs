@@ -136,22 +136,25 @@ async fn a_compressed_example_and_its_link_solve_like_the_object() {
     };
     let compressed = lz_str::compress_to_base64(example["fpuzzles"].to_string().as_str());
     let solution = example["solution"].as_str().unwrap();
-    for (sent, link) in [
-        (compressed.clone(), false),
+    let f_puzzles = "https://www.f-puzzles.com/?load=";
+    let sudokupad = "https://sudokupad.app/fpuzzles";
+    for (sent, prefix) in [
+        (compressed.clone(), ""),
         (
-            format!(
-                "https://www.f-puzzles.com/?load={}",
-                compressed.replace('+', "%2B")
-            ),
-            true,
+            format!("{f_puzzles}{}", compressed.replace('+', "%2B")),
+            f_puzzles,
+        ),
+        (
+            format!("{sudokupad}{compressed}?setting-nogrid=1"),
+            sudokupad,
         ),
     ] {
         let body = ok_json(post(&server, "/v1/solve", json!({ "fpuzzles": sent })).await).await;
         assert_eq!(line_of(&body["solution"]), solution);
         // The answer keeps the form: a string again, which decompresses to the solved grid.
         let text = body["fpuzzles"].as_str().unwrap();
-        assert_eq!(text.starts_with("https://"), link, "{text}");
-        let data = text.rsplit("load=").next().unwrap();
+        let data = text.strip_prefix(prefix).unwrap();
+        assert!(!data.starts_with("http"), "{text}");
         let back = lz_str::decompress_from_base64(data).unwrap();
         let back: Value = serde_json::from_str(&String::from_utf16(&back).unwrap()).unwrap();
         assert_eq!(back, filled(&example["fpuzzles"], solution));
@@ -230,10 +233,15 @@ async fn the_conversion_endpoint_goes_both_ways() {
         format!("https://www.f-puzzles.com/?load={compressed}")
     );
     assert_eq!(
+        converted["sudokupad"],
+        format!("https://sudokupad.app/fpuzzles{compressed}")
+    );
+    assert_eq!(
         converted["fpuzzles"]["killercage"][0]["cells"],
         json!(["R1C2", "R1C3"])
     );
-    for sent in [converted["fpuzzles"].clone(), converted["link"].clone()] {
+    for key in ["fpuzzles", "link", "sudokupad"] {
+        let sent = converted[key].clone();
         let back = ok_json(post(&server, "/v1/fpuzzles", json!({ "fpuzzles": sent })).await).await;
         assert_eq!(back, native);
     }

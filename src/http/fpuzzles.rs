@@ -37,6 +37,13 @@ pub const FIELD: &str = "fpuzzles";
 /// Where f-puzzles links point; the compressed puzzle follows `?load=`.
 pub const LINK_PREFIX: &str = "https://www.f-puzzles.com/?load=";
 
+/// What marks an f-puzzles puzzle in a SudokuPad link: the compressed puzzle follows it, in
+/// the path (`https://sudokupad.app/fpuzzles...`) or the query (`?puzzleid=fpuzzles...`).
+const SUDOKUPAD_MARK: &str = "fpuzzles";
+
+/// Where SudokuPad links to an f-puzzles puzzle point; the compressed puzzle follows.
+pub const SUDOKUPAD_PREFIX: &str = "https://sudokupad.app/fpuzzles";
+
 /// The native request fields, named once: the translation writes these, and a request that
 /// sends `fpuzzles` must send none of them.
 pub mod native {
@@ -139,7 +146,10 @@ pub struct FpuzzlesCell {
 pub enum Form {
     Object,
     Compressed,
+    /// An f-puzzles link (`?load=`).
     Link,
+    /// A SudokuPad link (`sudokupad.app/fpuzzles...`).
+    SudokuPad,
 }
 
 /// An f-puzzles puzzle a request sent, and in which form.
@@ -155,7 +165,7 @@ impl Sent {
     pub fn refusal(&self, problem: Problem) -> Problem {
         match self.form {
             Form::Object => problem,
-            Form::Compressed | Form::Link => problem.in_compressed(),
+            Form::Compressed | Form::Link | Form::SudokuPad => problem.in_compressed(),
         }
     }
 
@@ -177,6 +187,7 @@ impl Sent {
             Form::Object => serde_json::to_value(&puzzle).unwrap_or(Value::Null),
             Form::Compressed => Value::String(compress(&puzzle)),
             Form::Link => Value::String(link(&puzzle)),
+            Form::SudokuPad => Value::String(sudokupad_link(&puzzle)),
         }
     }
 }
@@ -223,34 +234,37 @@ pub fn link(puzzle: &Fpuzzles) -> String {
     format!("{LINK_PREFIX}{}", compress(puzzle))
 }
 
+/// A SudokuPad link that opens `puzzle`.
+pub fn sudokupad_link(puzzle: &Fpuzzles) -> String {
+    format!("{SUDOKUPAD_PREFIX}{}", compress(puzzle))
+}
+
 /// The most characters a compressed puzzle may decompress to. A 16x16 f-puzzles object with
 /// every cell given and in a region, a cage, a dot, an odd mark and a thermometer on every
 /// cell is about 40,000; lz-string output grows with the square of its input, so without a
 /// limit a few kilobytes would expand into megabytes.
 pub const MAX_DECOMPRESSED: usize = 128 * 1024;
 
-/// The puzzle in `text`: a compressed string, or a link with `?load=` (or `&load=`).
+/// The puzzle in `text`: a compressed string, an f-puzzles link with `?load=` (or
+/// `&load=`), or a SudokuPad link (or puzzle id) with `fpuzzles` before the puzzle.
 pub fn decompress(text: &str) -> Result<(Fpuzzles, Form), Problem> {
     let pointer = format!("/{FIELD}");
-    // `?load=` or `&load=`, never a bare `load=`: a compressed string may end in `load=`
-    // (base64 letters and its padding).
-    let (data, form) = match ["?load=", "&load="].iter().find_map(|key| text.find(key)) {
-        Some(at) => {
-            let rest = &text[at + "?load=".len()..];
-            let end = rest.find(['&', '#']).unwrap_or(rest.len());
-            (percent_decode(&rest[..end]), Form::Link)
-        }
-        None => (text.trim().to_string(), Form::Compressed),
-    };
     let refuse = |why: &str| {
         Problem::invalid_at(
             pointer.clone(),
             format!(
                 "`{FIELD}` as a string must be an f-puzzles puzzle compressed with lz-string \
-                 (base64), or a link with `?load=`: {why}"
+                 (base64), an f-puzzles link with `?load=`, or a SudokuPad link with \
+                 `{SUDOKUPAD_MARK}` before the puzzle ({SUDOKUPAD_PREFIX}...): {why}"
             ),
         )
     };
+    let (data, form) = compressed_part(text.trim()).ok_or_else(|| {
+        refuse(
+            "this link carries neither; a SudokuPad link to a puzzle in SudokuPad's own format \
+             or by a short name holds no f-puzzles puzzle to read",
+        )
+    })?;
     let wide = match lz_string::decode_base64(&data, MAX_DECOMPRESSED) {
         Ok(wide) if !wide.is_empty() => wide,
         Err(DecodeError::TooLong) => {
@@ -267,6 +281,39 @@ pub fn decompress(text: &str) -> Result<(Fpuzzles, Form), Problem> {
         _ => refuse(&format!("it decompresses to no JSON ({e})")),
     })?;
     Ok((parse_object(value)?, form))
+}
+
+/// The compressed puzzle in `text` (trimmed), and the form it came in; `None` for a link
+/// that carries none.
+fn compressed_part(text: &str) -> Option<(String, Form)> {
+    // The query's end, or the fragment's: the puzzle stops there.
+    let until_end =
+        |rest: &str| percent_decode(&rest[..rest.find(['&', '#']).unwrap_or(rest.len())]);
+    // `?load=` or `&load=`, never a bare `load=`: a compressed string may end in `load=`
+    // (base64 letters and its padding).
+    if let Some(at) = ["?load=", "&load="].iter().find_map(|key| text.find(key)) {
+        return Some((until_end(&text[at + "?load=".len()..]), Form::Link));
+    }
+    // SudokuPad: `fpuzzles` opens a puzzle id, alone or in a link's path or query. Only in a
+    // link is it looked for past the start, where a compressed string (base64) cannot be.
+    let link = text.contains("://");
+    let mark = match text.strip_prefix(SUDOKUPAD_MARK) {
+        Some(_) => Some(0),
+        None if link => text
+            .match_indices(SUDOKUPAD_MARK)
+            .map(|(at, _)| at)
+            .find(|&at| text[..at].ends_with(['/', '='])),
+        None => None,
+    };
+    match mark {
+        Some(at) => {
+            let rest = &text[at + SUDOKUPAD_MARK.len()..];
+            let end = rest.find('?').unwrap_or(rest.len());
+            Some((until_end(&rest[..end]), Form::SudokuPad))
+        }
+        None if link => None,
+        None => Some((text.to_string(), Form::Compressed)),
+    }
 }
 
 /// JSON text as a value, refusing a key given twice in any object ([`StrictJson`]): the
@@ -1213,6 +1260,8 @@ pub struct Converted {
     pub compressed: String,
     /// An f-puzzles link that opens the puzzle.
     pub link: String,
+    /// A SudokuPad link that opens the puzzle.
+    pub sudokupad: String,
 }
 
 /// `POST /v1/fpuzzles`: a body with `fpuzzles` (object, compressed string or link) becomes
@@ -1601,6 +1650,7 @@ pub fn to_fpuzzles(request: &BoardRequest, position: Option<&Grid>) -> Result<Co
     Ok(Converted {
         compressed: compress(&fpuzzles),
         link: link(&fpuzzles),
+        sudokupad: sudokupad_link(&fpuzzles),
         fpuzzles,
     })
 }
@@ -1726,8 +1776,32 @@ mod tests {
         assert_eq!(decompress(&text).unwrap(), (sent.clone(), Form::Compressed));
         let escaped = link(&sent).replace('+', "%2B").replace('/', "%2F");
         let escaped = escaped.replacen("https:%2F%2F", "https://", 1);
-        assert_eq!(decompress(&escaped).unwrap(), (sent, Form::Link));
+        assert_eq!(decompress(&escaped).unwrap(), (sent.clone(), Form::Link));
         assert!(decompress("not lz-string").is_err());
+        // SudokuPad: the puzzle after `fpuzzles`, in the path, in the query, or as a bare
+        // puzzle id; a link that carries no f-puzzles puzzle is refused as such.
+        for pad in [
+            sudokupad_link(&sent),
+            format!("https://beta.sudokupad.app/fpuzzles{text}?setting-nogrid=1"),
+            format!(
+                "https://sudokupad.app/?puzzleid=fpuzzles{}&x=1",
+                text.replace('+', "%2B")
+            ),
+            format!("  fpuzzles{text}  "),
+        ] {
+            assert_eq!(
+                decompress(&pad).unwrap(),
+                (sent.clone(), Form::SudokuPad),
+                "{pad}"
+            );
+        }
+        for other in [
+            "https://sudokupad.app/sclN4Ig",
+            "https://sudokupad.app/abc123",
+        ] {
+            let refused = decompress(other).unwrap_err();
+            assert!(refused.body().detail.contains("carries neither"), "{other}");
+        }
     }
 
     #[test]
