@@ -522,6 +522,25 @@ async fn a_refused_rule_points_at_its_fpuzzles_key() {
     let response = post(&server, "/v1/grade", thermo).await;
     let problem = expect_problem(response, 422, "unsupported").await;
     assert_eq!(problem["pointer"], "/fpuzzles/thermometer", "{problem}");
+    // A size grading does not cover, with no rule: the grid, in the object or the string.
+    let grid = empty.to_string();
+    for (sent, pointer, inside) in [
+        (empty.clone(), "/fpuzzles/grid", None),
+        (
+            json!(lz_str::compress_to_base64(grid.as_str())),
+            "/fpuzzles",
+            Some("/grid"),
+        ),
+    ] {
+        let response = post(&server, "/v1/grade", json!({ "fpuzzles": sent })).await;
+        let problem = expect_problem(response, 422, "unsupported").await;
+        assert_eq!(problem["pointer"], pointer, "{problem}");
+        assert_eq!(
+            problem["decompressed_pointer"].as_str(),
+            inside,
+            "{problem}"
+        );
+    }
     // Givens that clash point at the grid they are in: the board where it is the puzzle,
     // the givens beside a player's entries (whose own clashes are a verdict, not a refusal).
     let mut clash = json!({"size": 4, "grid": [

@@ -359,9 +359,9 @@ async fn cage_and_size_errors_are_specific_problems() {
     let body = expect_problem(response, 422, "unsupported").await;
     assert_eq!(
         body["detail"],
-        "grading covers 9x9 puzzles (of every rule set); this one is 4x4 Killer; /solve, \
-         /validate, /hint and /candidates take every size and rule set (cages, regions, \
-         diagonals, windows)"
+        "grading covers 9x9 puzzles of houses and sums (rows, columns, boxes or Jigsaw regions, \
+         diagonals, windows, Killer cages with sums); this one is 4x4 Killer; /solve, \
+         /validate, /hint and /candidates take every size and rule set"
     );
     assert_eq!(body["pointer"], "/cages");
     server.shutdown().await;

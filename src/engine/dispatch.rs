@@ -30,7 +30,10 @@ pub enum EngineError {
     #[error(transparent)]
     Exhausted(#[from] Exhausted),
     /// This operation does not cover this kind of puzzle (yet).
-    #[error("{operation} covers 9x9 puzzles (of every rule set); this one is {found}")]
+    #[error(
+        "{operation} covers 9x9 puzzles of houses and sums (rows, columns, boxes or Jigsaw regions, \
+         diagonals, windows, Killer cages with sums); this one is {found}"
+    )]
     Unsupported {
         operation: &'static str,
         found: String,
@@ -458,7 +461,8 @@ mod tests {
         let err = engine.grade(&killer, &Budget::unlimited()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "grading covers 9x9 puzzles (of every rule set); this one is 4x4 Killer"
+            "grading covers 9x9 puzzles of houses and sums (rows, columns, boxes or Jigsaw \
+             regions, diagonals, windows, Killer cages with sums); this one is 4x4 Killer"
         );
         let four = Grid::from_line(&".".repeat(16)).unwrap();
         let marks = engine

@@ -60,14 +60,14 @@ pub async fn hint(
 }
 
 /// The problem for `error`, pointing at the first rule field sent when the operation does
-/// not cover the rule set (rather than at the board): the f-puzzles key it came from when
-/// the puzzle was `sent` as f-puzzles.
+/// not cover the rule set (rather than at the board); when the puzzle was `sent` as
+/// f-puzzles, at the place in it that field (or the board: the grid) came from.
 fn at_rules(error: EngineError, request: &impl HasRules, sent: Option<&Sent>) -> Problem {
     let unsupported = matches!(error, EngineError::Unsupported { .. });
     let problem = Problem::from(error);
     let problem = match request.rule_fields().first_pointer() {
         Some(pointer) if unsupported => problem.at_pointer(pointer),
-        _ => return problem,
+        _ => problem,
     };
     match sent {
         Some(sent) => sent.point(problem),

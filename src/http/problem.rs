@@ -315,17 +315,14 @@ impl From<EngineError> for Problem {
             EngineError::Exhausted(exhausted) => exhausted.into(),
             EngineError::Unsupported { .. } => Problem::Unsupported {
                 detail: format!(
-                    "{err}; /solve, /validate, /hint and /candidates take every size and rule set (cages, regions, \
-                     diagonals, windows)"
+                    "{err}; /solve, /validate, /hint and /candidates take every size and rule set"
                 ),
                 pointer: Some("/board".to_string()),
             },
-            EngineError::NoCanonicalForm { .. } => {
-                Problem::Unsupported {
-                    detail: err.to_string(),
-                    pointer: None,
-                }
-            }
+            EngineError::NoCanonicalForm { .. } => Problem::Unsupported {
+                detail: err.to_string(),
+                pointer: None,
+            },
             EngineError::NotGenerated(GenerateError::EmptyRange { .. }) => {
                 Problem::invalid_at("/rating", err.to_string())
             }
