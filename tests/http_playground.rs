@@ -70,7 +70,9 @@ async fn the_script_calls_only_endpoints_that_exist() {
             "/v1/hint",
             "/v1/candidates",
             "/v1/grade",
-            "/v1/generate"
+            "/v1/generate",
+            "/v1/fpuzzles",
+            "/v1/fpuzzles"
         ],
         "the versioned API, not its deprecated aliases"
     );
@@ -83,6 +85,11 @@ async fn the_script_calls_only_endpoints_that_exist() {
     let mut entered = givens.clone();
     let at = entered[0].find('.').unwrap();
     entered[0].replace_range(at..=at, &common::SEED_SOLUTION[at..=at]);
+    // A pasted SudokuPad link, as the conversion gives one.
+    let shared =
+        common::ok_json(common::post(&server, "/v1/fpuzzles", json!({"board": givens})).await)
+            .await;
+    let link = shared["sudokupad"].as_str().unwrap();
     let bodies = [
         (
             "path: '/v1/solve', body: withRules({ board: boardRows() })",
@@ -106,8 +113,23 @@ async fn the_script_calls_only_endpoints_that_exist() {
             json!({"board": entered, "techniques": true}),
         ),
         (
-            "withRules({ board: hasGivens() && hasEntries() ? givenRows() : boardRows() })",
+            "puzzleRows = () => (hasGivens() && hasEntries() ? givenRows() : boardRows())",
             "/v1/grade",
+            json!({"board": givens}),
+        ),
+        (
+            "path: '/v1/grade', body: withRules({ board: puzzleRows() })",
+            "/v1/grade",
+            json!({"board": entered}),
+        ),
+        (
+            "path: '/v1/fpuzzles', body: { fpuzzles: importSource }",
+            "/v1/fpuzzles",
+            json!({"fpuzzles": link}),
+        ),
+        (
+            "path: '/v1/fpuzzles', body: withRules({ board: puzzleRows() })",
+            "/v1/fpuzzles",
             json!({"board": givens}),
         ),
         (

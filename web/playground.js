@@ -359,7 +359,8 @@ const hasEntries = () => cells.some((cell) => !cell.given && cell.digit !== EMPT
 /**
  * Reads what a person pastes: 81 cells as one line or 9 lines (spaces ignored), or JSON as the
  * API takes it ({"board": ...} with any rule fields, an array of 9 rows, or a string). Returns
- * the digits and the rules (none but a JSON body's); throws a sentence on failure.
+ * the digits and the rules (none but a JSON body's); throws a sentence on failure. (A puzzle in
+ * f-puzzles' forms is the service's to read: see `fpuzzlesIn`.)
  */
 function parsePuzzle(text) {
   let source = text.trim();
@@ -378,10 +379,12 @@ function parsePuzzle(text) {
     }
     if (Array.isArray(value) && value.every((row) => typeof row === 'string')) {
       source = value.join('');
+    } else if (Array.isArray(value) && value.every((row) => Array.isArray(row) && row.every(Number.isInteger))) {
+      source = value.map((row) => row.join('')).join('');
     } else if (typeof value === 'string') {
       source = value;
     } else {
-      throw new Error('In JSON, the board is a string of 81 characters or an array of 9 row strings.');
+      throw new Error('In JSON, the board is a string of 81 characters, an array of 9 row strings, or 9 arrays of 9 numbers.');
     }
   }
   const compact = source.replace(/\s+/g, '');
@@ -393,6 +396,36 @@ function parsePuzzle(text) {
     throw new Error(`A puzzle has 81 cells; this has ${compact.length}.`);
   }
   return { digits: Array.from(compact, (ch) => (ch === '.' ? EMPTY : Number(ch))), rules: pastedRules };
+}
+
+/**
+ * What pasted text holds when it is a puzzle in f-puzzles' forms, to send as `fpuzzles`: an
+ * f-puzzles or SudokuPad link, the compressed string such a link carries, or f-puzzles' JSON
+ * object (with its `grid`), bare or as a body's `fpuzzles`. Null for the playground's own
+ * forms. Only the service reads these (POST /v1/fpuzzles), so the page and the API never
+ * disagree about what a puzzle says.
+ */
+function fpuzzlesIn(text) {
+  const source = text.trim();
+  if (source.startsWith('{')) {
+    let value;
+    try {
+      value = JSON.parse(source);
+    } catch {
+      return null; // parsePuzzle says what is wrong with it
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+    if ('fpuzzles' in value) return value.fpuzzles;
+    return 'grid' in value && !('board' in value) ? value : null;
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) return source;
+  if (/^(www\.)?(f-puzzles\.com|(beta\.)?sudokupad\.app)\//i.test(source)) return `https://${source}`;
+  // lz-string's base64 with a letter in it; 81 characters is a grid with letters for blanks,
+  // which parsePuzzle names.
+  if (/^[A-Za-z0-9+/=]+$/.test(source) && /[A-Za-z]/.test(source) && source.length !== SIZE * SIZE) {
+    return source;
+  }
+  return null;
 }
 
 /** Loads a puzzle under its rules: its digits become givens, and every earlier entry goes. */
@@ -456,7 +489,15 @@ async function showPicture() {
   note.textContent = 'The puzzle as POST /v1/render draws it: the same SVG the API answers, and as PNG or PDF.';
 }
 
-function loadText(text) {
+/** The f-puzzles puzzle being imported (the `fpuzzles` of the import's request). */
+let importSource = null;
+
+async function loadText(text) {
+  const fpuzzles = fpuzzlesIn(text);
+  if (fpuzzles !== null) {
+    await importFpuzzles(fpuzzles);
+    return;
+  }
   try {
     const puzzle = parsePuzzle(text);
     loadPuzzle(puzzle);
@@ -468,7 +509,39 @@ function loadText(text) {
   }
 }
 
+/**
+ * Loads a puzzle in f-puzzles' forms as the service converts it: POST /v1/fpuzzles answers
+ * the board and rule fields it stands for. The grid here is 9x9; other sizes are the API's.
+ */
+async function importFpuzzles(fpuzzles) {
+  importSource = fpuzzles;
+  const answer = await call('import');
+  if (!answer) return;
+  const size = Array.isArray(answer.board) ? answer.board.length : 0;
+  if (size !== SIZE) {
+    say('error', `This is a ${size}x${size} puzzle and the grid here is 9x9. The API takes every size from 4x4 to 16x16: send the curl command's body to /v1/solve.`);
+    return;
+  }
+  loadPuzzle({ digits: answer.board.flat(), rules: rulesFrom(answer) });
+  lastAction = 'import';
+  showCurl();
+  const givens = answer.board.flat().filter((d) => d !== EMPTY).length;
+  const variant = variantName() === 'classic' ? '' : ` ${variantName()}`;
+  say('ok', `Loaded a${variant} puzzle with ${plural(givens, 'given')} from f-puzzles' format, as POST /v1/fpuzzles reads it.`);
+}
+
+/** Puts the puzzle in the paste box as a SudokuPad link (the f-puzzles forms are in the response). */
+async function share() {
+  const answer = await call('share');
+  if (!answer) return;
+  $('paste').value = answer.sudokupad;
+  say('ok', 'The puzzle is in the paste box as a SudokuPad link; its f-puzzles link and JSON are in the response below.');
+}
+
 // ---------------------------------------------------------------- requests
+
+/** The puzzle as it started: the givens during a game, else the board as typed. */
+const puzzleRows = () => (hasGivens() && hasEntries() ? givenRows() : boardRows());
 
 /** A board request's body: the board's fields, then the puzzle's rules. */
 const withRules = (fields) => ({ ...fields, ...rules });
@@ -504,8 +577,10 @@ const ACTIONS = {
     body: withRules($('techniques').checked ? { board: boardRows(), techniques: true } : { board: boardRows() }),
   }),
   // A game in progress is graded as the puzzle it started from.
-  grade: () => ({ path: '/v1/grade', body: withRules({ board: hasGivens() && hasEntries() ? givenRows() : boardRows() }) }),
+  grade: () => ({ path: '/v1/grade', body: withRules({ board: puzzleRows() }) }),
   generate: () => ({ path: '/v1/generate', body: generateBody() }),
+  import: () => ({ path: '/v1/fpuzzles', body: { fpuzzles: importSource } }),
+  share: () => ({ path: '/v1/fpuzzles', body: withRules({ board: puzzleRows() }) }),
 };
 
 const shellQuote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -555,7 +630,7 @@ async function call(action) {
     }
     const shown = body === null ? text : JSON.stringify(body, null, 2);
     $('response').textContent = `HTTP ${response.status} ${response.statusText} · ${elapsed} ms\n${shown}`;
-    if (boardVersion !== sentFor && action !== 'generate') {
+    if (boardVersion !== sentFor && !['generate', 'import'].includes(action)) {
       say('info', `The board changed while ${action} was running, so its answer no longer fits; press ${action} again.`);
       return null;
     }
@@ -570,7 +645,7 @@ async function call(action) {
 /** aria-disabled rather than disabled: a disabled button drops the keyboard focus. */
 function setBusy(on) {
   busy = on;
-  for (const id of ['solve', 'validate', 'hint', 'candidates', 'generate']) {
+  for (const id of ['solve', 'validate', 'hint', 'candidates', 'generate', 'load', 'share']) {
     $(id).setAttribute('aria-disabled', String(on));
   }
 }
@@ -795,6 +870,7 @@ function init() {
       say('info', `The board is in the paste box as JSON, with the ${variantName()} rules.`);
     }
   });
+  $('share').addEventListener('click', share);
   $('copy-curl').addEventListener('click', () => copyText($('curl').textContent, 'Curl command'));
   $('techniques').addEventListener('change', () => {
     if (lastAction === 'candidates') showCurl();

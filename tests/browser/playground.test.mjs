@@ -17,6 +17,15 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 // The README's example: a unique puzzle and its solution.
 const PUZZLE = '9.7.....6.2.6.945.46.3.......1...89....8.16......72....1..269.........3..9......1';
 const SOLUTION = '957214386123689457468357129271563894539841672684972513315726948746198235892435761';
+/**
+ * The same puzzle with a thermometer and an arrow its solution keeps: 1 < 4 < 9 along the
+ * thermometer, 1 + 2 + 6 = 9 on the arrow.
+ */
+const THERMO_ARROW = {
+  board: Array.from({ length: 9 }, (_, row) => PUZZLE.slice(row * 9, row * 9 + 9)),
+  thermometers: [{ cells: [[0, 4], [0, 5], [1, 5]] }],
+  arrows: [{ circle: [[0, 0]], lines: [[[1, 0], [1, 1], [2, 1]]] }],
+};
 
 let server;
 let baseUrl;
@@ -359,12 +368,7 @@ test('Jigsaw: generate, see the region borders, a repeat in a region that is no 
 
 test('the picture under the grid is the SVG /v1/render answers, thermometer and arrow drawn', async () => {
   const { page, context, problems } = await openPlayground();
-  // Rules the sample's solution keeps: 1 < 4 < 9 along the thermometer, 1 + 2 + 6 = 9 on the arrow.
-  const body = {
-    board: Array.from({ length: 9 }, (_, row) => PUZZLE.slice(row * 9, row * 9 + 9)),
-    thermometers: [{ cells: [[0, 4], [0, 5], [1, 5]] }],
-    arrows: [{ circle: [[0, 0]], lines: [[[1, 0], [1, 1], [2, 1]]] }],
-  };
+  const body = THERMO_ARROW;
   await page.fill('#paste', JSON.stringify(body));
   await page.click('#load');
   await page.locator('#picture svg .bulb').waitFor();
@@ -389,6 +393,58 @@ test('the picture under the grid is the SVG /v1/render answers, thermometer and 
   assert.equal(await boardText(page), SOLUTION, 'solved under the thermometer and the arrow');
   await page.locator('.picture').screenshot({ path: join(ARTIFACTS, 'picture.png') });
   assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('f-puzzles and SudokuPad: a link, a compressed string or the JSON loads, and the puzzle goes back out as a link', async () => {
+  const { page, context, problems } = await openPlayground();
+  const convert = async (data) => {
+    const response = await page.request.post(`${baseUrl}/v1/fpuzzles`, { data });
+    assert.equal(response.status(), 200);
+    return response.json();
+  };
+  const shared = await convert(THERMO_ARROW);
+  const native = await convert({ fpuzzles: shared.fpuzzles });
+  const givens = [...PUZZLE].filter((ch) => ch !== '.').length;
+  for (const form of [shared.sudokupad, shared.link, shared.compressed, JSON.stringify(shared.fpuzzles)]) {
+    await page.click('#clear-all');
+    await page.fill('#paste', form);
+    await page.click('#load');
+    await page.locator('#message.ok').waitFor();
+    assert.equal(
+      await message(page).textContent(),
+      `Loaded a Thermo Arrow puzzle with ${givens} givens from f-puzzles' format, as POST /v1/fpuzzles reads it.`,
+      form,
+    );
+    assert.equal(await boardText(page), PUZZLE, form);
+    assert.deepEqual(runShownCurl(await page.locator('#curl').textContent()), native, 'the curl shown is the import');
+  }
+  await page.locator('#picture svg .bulb').waitFor();
+  await page.locator('#picture svg .head').waitFor();
+  await page.screenshot({ path: join(ARTIFACTS, 'fpuzzles-import.png'), fullPage: true });
+  await page.locator('#solve').click();
+  await page.locator('#message.ok', { hasText: /^Solved/ }).waitFor();
+  assert.equal(await boardText(page), SOLUTION, 'solved under the imported thermometer and arrow');
+
+  // Solved, the puzzle goes out as its givens: a SudokuPad link the API reads as the same puzzle.
+  await page.click('#share');
+  await page.locator('#message.ok', { hasText: /^The puzzle is in the paste box as a SudokuPad link/ }).waitFor();
+  const link = await page.inputValue('#paste');
+  assert.ok(link.startsWith('https://sudokupad.app/fpuzzles'), link);
+  assert.deepEqual(await convert({ fpuzzles: link }), native);
+  assert.deepEqual(problems, []); // before the refusal below, which the console logs as a 422
+
+  // A size the 9x9 grid cannot show, and a link with no f-puzzles puzzle, are said plainly.
+  const small = await convert({ board: '1.....3..4.....2' });
+  await page.fill('#paste', small.sudokupad);
+  await page.click('#load');
+  await page.locator('#message.error').waitFor();
+  assert.match(await message(page).textContent(), /^This is a 4x4 puzzle and the grid here is 9x9/);
+  assert.equal(await boardText(page), SOLUTION, 'the board stays as it was');
+  await page.fill('#paste', 'https://sudokupad.app/some-short-name');
+  await page.click('#load');
+  await page.locator('#message.error .type').waitFor();
+  assert.match(await message(page).textContent(), /this link carries neither/);
   await context.close();
 });
 
