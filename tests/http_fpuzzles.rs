@@ -148,6 +148,8 @@ async fn a_compressed_example_and_its_link_solve_like_the_object() {
             format!("{sudokupad}{compressed}?setting-nogrid=1"),
             sudokupad,
         ),
+        // A SudokuPad puzzle id alone comes back alone.
+        (format!("fpuzzles{compressed}"), "fpuzzles"),
     ] {
         let body = ok_json(post(&server, "/v1/solve", json!({ "fpuzzles": sent })).await).await;
         assert_eq!(line_of(&body["solution"]), solution);

@@ -150,6 +150,8 @@ pub enum Form {
     Link,
     /// A SudokuPad link (`sudokupad.app/fpuzzles...`).
     SudokuPad,
+    /// A SudokuPad puzzle id alone (`fpuzzles...`, what follows a SudokuPad link's host).
+    SudokuPadId,
 }
 
 /// An f-puzzles puzzle a request sent, and in which form.
@@ -165,7 +167,9 @@ impl Sent {
     pub fn refusal(&self, problem: Problem) -> Problem {
         match self.form {
             Form::Object => problem,
-            Form::Compressed | Form::Link | Form::SudokuPad => problem.in_compressed(),
+            Form::Compressed | Form::Link | Form::SudokuPad | Form::SudokuPadId => {
+                problem.in_compressed()
+            }
         }
     }
 
@@ -188,6 +192,7 @@ impl Sent {
             Form::Compressed => Value::String(compress(&puzzle)),
             Form::Link => Value::String(link(&puzzle)),
             Form::SudokuPad => Value::String(sudokupad_link(&puzzle)),
+            Form::SudokuPadId => Value::String(format!("{SUDOKUPAD_MARK}{}", compress(&puzzle))),
         }
     }
 }
@@ -298,18 +303,19 @@ fn compressed_part(text: &str) -> Option<(String, Form)> {
     // link is it looked for past the start, where a compressed string (base64) cannot be.
     let link = text.contains("://");
     let mark = match text.strip_prefix(SUDOKUPAD_MARK) {
-        Some(_) => Some(0),
+        Some(_) => Some((0, Form::SudokuPadId)),
         None if link => text
             .match_indices(SUDOKUPAD_MARK)
             .map(|(at, _)| at)
-            .find(|&at| text[..at].ends_with(['/', '='])),
+            .find(|&at| text[..at].ends_with(['/', '=']))
+            .map(|at| (at, Form::SudokuPad)),
         None => None,
     };
     match mark {
-        Some(at) => {
+        Some((at, form)) => {
             let rest = &text[at + SUDOKUPAD_MARK.len()..];
             let end = rest.find('?').unwrap_or(rest.len());
-            Some((until_end(&rest[..end]), Form::SudokuPad))
+            Some((until_end(&rest[..end]), form))
         }
         None if link => None,
         None => Some((text.to_string(), Form::Compressed)),
@@ -1787,7 +1793,6 @@ mod tests {
                 "https://sudokupad.app/?puzzleid=fpuzzles{}&x=1",
                 text.replace('+', "%2B")
             ),
-            format!("  fpuzzles{text}  "),
         ] {
             assert_eq!(
                 decompress(&pad).unwrap(),
@@ -1795,6 +1800,17 @@ mod tests {
                 "{pad}"
             );
         }
+        // The bare id is given back as one, not as a whole link.
+        let id = format!("fpuzzles{text}");
+        assert_eq!(
+            decompress(&format!("  {id}  ")).unwrap(),
+            (sent.clone(), Form::SudokuPadId)
+        );
+        let answered = Sent {
+            puzzle: sent.clone(),
+            form: Form::SudokuPadId,
+        };
+        assert_eq!(answered.answer(None), Value::String(id));
         for other in [
             "https://sudokupad.app/sclN4Ig",
             "https://sudokupad.app/abc123",
