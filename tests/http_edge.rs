@@ -247,11 +247,12 @@ async fn misspelled_and_unsupported_fields_are_refused_by_name() {
         .as_str()
         .unwrap()
         .contains("did you mean `seed`?"));
-    // Grading covers 9x9 boards: cages on a 4x4 one are refused by name, never ignored.
+    // Grading covers 9x9 boards: cages on a 4x4 one are refused by name, never ignored; the
+    // size is the reason, so the pointer is the board's.
     let body =
         json!({"board": "1.....3..4.....2", "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}]});
     let problem = expect_problem(post(&server, "/grade", body).await, 422, "unsupported").await;
-    assert_eq!(problem["pointer"], "/cages");
+    assert_eq!(problem["pointer"], "/board");
     assert!(problem["detail"]
         .as_str()
         .unwrap()

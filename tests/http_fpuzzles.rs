@@ -520,10 +520,15 @@ async fn a_refused_rule_points_at_its_fpuzzles_key() {
     }
     // A rule set an operation does not cover points at the f-puzzles key, not at the native
     // field the client never sent.
-    let thermo = with("thermometer", json!([{"lines": [["R1C1", "R1C2"]]}]));
-    let response = post(&server, "/v1/grade", thermo).await;
+    let thermometer = json!([{"lines": [["R1C1", "R1C2"]]}]);
+    let nine = json!({"size": 9, "grid": vec![vec![json!({}); 9]; 9], "thermometer": thermometer});
+    let response = post(&server, "/v1/grade", json!({ "fpuzzles": nine })).await;
     let problem = expect_problem(response, 422, "unsupported").await;
     assert_eq!(problem["pointer"], "/fpuzzles/thermometer", "{problem}");
+    // On a 4x4 grid the size is the reason before the thermometer.
+    let response = post(&server, "/v1/grade", with("thermometer", thermometer)).await;
+    let problem = expect_problem(response, 422, "unsupported").await;
+    assert_eq!(problem["pointer"], "/fpuzzles/grid", "{problem}");
     // A size grading does not cover, with no rule: the grid, in the object or the string.
     let grid = empty.to_string();
     for (sent, pointer, inside) in [

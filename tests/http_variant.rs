@@ -360,10 +360,29 @@ async fn cage_and_size_errors_are_specific_problems() {
     assert_eq!(
         body["detail"],
         "grading covers 9x9 puzzles of houses and sums (rows, columns, boxes or Jigsaw regions, \
-         diagonals, windows, Killer cages with sums); this one is 4x4 Killer; /solve, \
+         diagonals, windows, disjoint groups, Killer cages with sums); this one is 4x4 Killer; /solve, \
          /validate, /hint and /candidates take every size and rule set"
     );
-    assert_eq!(body["pointer"], "/cages");
+    assert_eq!(body["pointer"], "/board", "the size is the reason");
+    // On a 9x9 board the pointer names the rule grading does not take: a thermometer beside
+    // Killer cages, or the one cage without a sum.
+    let nine = vec![".".repeat(9); 9];
+    let summed = json!({"sum": 3, "cells": [[0, 0], [0, 1]]});
+    let sumless = json!({"cells": [[4, 4], [4, 5]]});
+    for (rules, pointer) in [
+        (
+            json!({"cages": [summed], "thermometers": [{"cells": [[8, 0], [8, 1]]}]}),
+            "/thermometers",
+        ),
+        (json!({"cages": [summed, sumless]}), "/cages/1"),
+        (json!({"diagonals": true, "anti_king": true}), "/anti_king"),
+    ] {
+        let mut body = rules.clone();
+        body["board"] = json!(nine);
+        let response = post(&server, "/v1/grade", body).await;
+        let problem = expect_problem(response, 422, "unsupported").await;
+        assert_eq!(problem["pointer"], pointer, "{rules}: {problem}");
+    }
     server.shutdown().await;
 }
 

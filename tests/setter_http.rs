@@ -354,3 +354,77 @@ async fn the_rectangular_sizes_of_f_puzzles_solve() {
         assert_eq!(at(1).abs_diff(at(side as u64)), 1, "{side}: {first:?}");
     }
 }
+
+#[tokio::test]
+async fn grading_points_at_the_rule_it_does_not_take() {
+    let server = TestServer::start().await;
+    let empty = ".".repeat(81);
+    let line = json!([{"cells": [[0, 3], [0, 4], [0, 5]]}]);
+    for (rules, pointer) in [
+        (json!({"thermometers": line}), "/thermometers"),
+        (
+            json!({"arrows": [{"circle": [[4, 0]], "lines": [[[3, 0], [4, 1]]]}]}),
+            "/arrows",
+        ),
+        (
+            json!({"dots": [{"cells": [[2, 0], [3, 0]], "kind": "white"}]}),
+            "/dots",
+        ),
+        (json!({"negative": ["xv"]}), "/negative"),
+        (json!({"anti_knight": true}), "/anti_knight"),
+        (json!({"anti_king": true}), "/anti_king"),
+        (json!({"non_consecutive": true}), "/non_consecutive"),
+        (json!({"extra_regions": line}), "/extra_regions"),
+        (json!({"odd": [[8, 5]]}), "/odd"),
+        (json!({"even": [[2, 0]]}), "/even"),
+        (json!({"renban": line}), "/renban"),
+        (json!({"whispers": line}), "/whispers"),
+        (json!({"palindromes": line}), "/palindromes"),
+        (
+            json!({"little_killers": [{"direction": "up-right", "start": [8, 1], "sum": 44}]}),
+            "/little_killers",
+        ),
+        (
+            json!({"sandwiches": [{"index": 2, "side": "left", "sum": 6}]}),
+            "/sandwiches",
+        ),
+        (
+            json!({"x_sums": [{"side": "right", "index": 4, "sum": 12}]}),
+            "/x_sums",
+        ),
+        (
+            json!({"skyscrapers": [{"side": "bottom", "index": 0, "count": 2}]}),
+            "/skyscrapers",
+        ),
+        (json!({"between_lines": line}), "/between_lines"),
+        (
+            // Across two boxes: a line in one box alone asks nothing.
+            json!({"region_sum_lines": [{"cells": [[0, 2], [0, 3], [0, 4]]}]}),
+            "/region_sum_lines",
+        ),
+        (
+            json!({"quadruples": [{"cells": [[0, 0], [0, 1], [1, 0], [1, 1]], "digits": [1, 9]}]}),
+            "/quadruples",
+        ),
+        (json!({"minimum": [[4, 4]]}), "/minimum"),
+        (json!({"maximum": [[0, 0]]}), "/maximum"),
+        (
+            json!({"clones": [{"cells": [[0, 0], [0, 1]], "copy": [[1, 8], [2, 6]]}]}),
+            "/clones",
+        ),
+        // Beside rules grading takes: the one it does not, down to the cage without a sum.
+        (
+            json!({"diagonals": true, "windows": true, "disjoint_groups": true, "anti_king": true}),
+            "/anti_king",
+        ),
+        (
+            json!({"cages": [{"cells": [[0, 0], [0, 1]], "sum": 3}, {"cells": [[4, 4], [4, 5]]}]}),
+            "/cages/1",
+        ),
+    ] {
+        let response = post(&server, "/v1/grade", with(&empty, &rules)).await;
+        let problem = expect_problem(response, 422, "unsupported").await;
+        assert_eq!(problem["pointer"], pointer, "{rules}: {problem}");
+    }
+    server.shutdown().await;
+}

@@ -16,9 +16,10 @@ use crate::engine::logic::marks::Marks;
 use crate::engine::logic::{self, Assumptions, Candidates, Geometry, Grade, Hint, Rating};
 use crate::engine::model::board::{Board, CELLS};
 use crate::engine::model::canonical::canonical_form;
-use crate::engine::model::grid::{Cell, Grid};
+use crate::engine::model::grid::{Cell, Grid, Shape};
 use crate::engine::model::puzzle::{Counted, Puzzle, Solution};
 use crate::engine::model::rules::Rules;
+use crate::engine::model::validate::Unit;
 use crate::engine::model::variant_forms::{NoForm, RuleGroup};
 use crate::engine::solve::band::Solver;
 use crate::engine::solve::general::GeneralSolver;
@@ -32,11 +33,14 @@ pub enum EngineError {
     /// This operation does not cover this kind of puzzle (yet).
     #[error(
         "{operation} covers 9x9 puzzles of houses and sums (rows, columns, boxes or Jigsaw regions, \
-         diagonals, windows, Killer cages with sums); this one is {found}"
+         diagonals, windows, disjoint groups, Killer cages with sums); this one is {found}"
     )]
     Unsupported {
         operation: &'static str,
         found: String,
+        /// A rule the operation does not take, when the rules (not the size) are the reason:
+        /// what a refusal points at.
+        rule: Option<Unit>,
     },
     /// No puzzle in the requested rating range was found within the generator's limit or its
     /// work budget (or the range is empty). A deadline or cancellation is `Exhausted`.
@@ -162,9 +166,13 @@ impl Engine {
         let variant = match classic {
             Some(_) => None,
             None => Some(Geometry::for_rules(puzzle.rules()).ok_or_else(|| {
+                let rules = puzzle.rules();
                 EngineError::Unsupported {
                     operation: "grading",
                     found: puzzle.kind(),
+                    rule: (rules.shape() == Shape::NINE)
+                        .then(|| rules.first_beyond_houses())
+                        .flatten(),
                 }
             })?),
         };
@@ -462,7 +470,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "grading covers 9x9 puzzles of houses and sums (rows, columns, boxes or Jigsaw \
-             regions, diagonals, windows, Killer cages with sums); this one is 4x4 Killer"
+             regions, diagonals, windows, disjoint groups, Killer cages with sums); this one is 4x4 Killer"
         );
         let four = Grid::from_line(&".".repeat(16)).unwrap();
         let marks = engine

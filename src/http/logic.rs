@@ -10,7 +10,7 @@ use super::fpuzzles::{Answer, PuzzleJson, Sent};
 use super::problem::Problem;
 use super::wire::{
     BoardRequest, BoardText, CandidatesRequest, CandidatesResponse, ConflictJson, GradeJson,
-    GradeResponse, HasRules, HintRequest, HintResponse,
+    GradeResponse, HasRules, HintRequest, HintResponse, RuleFields,
 };
 use super::AppState;
 use crate::engine::{check_givens, conflicts, puzzle_id, Cell, EngineError, Exhausted, Grid};
@@ -59,15 +59,22 @@ pub async fn hint(
     Ok(Json(Answer::new(answer, sent.as_ref(), None)))
 }
 
-/// The problem for `error`, pointing at the first rule field sent when the operation does
-/// not cover the rule set (rather than at the board); when the puzzle was `sent` as
+/// The problem for `error`, pointing at the rule the operation does not take when the rule
+/// set is the reason (rather than at the board, which stands for the size), or at the first
+/// rule field sent where the engine names no field of ours; when the puzzle was `sent` as
 /// f-puzzles, at the place in it that field (or the board: the grid) came from.
 fn at_rules(error: EngineError, request: &impl HasRules, sent: Option<&Sent>) -> Problem {
-    let unsupported = matches!(error, EngineError::Unsupported { .. });
+    let pointer = match error {
+        EngineError::Unsupported {
+            rule: Some(unit), ..
+        } => RuleFields::pointer_of(unit)
+            .or_else(|| request.rule_fields().first_pointer().map(String::from)),
+        _ => None,
+    };
     let problem = Problem::from(error);
-    let problem = match request.rule_fields().first_pointer() {
-        Some(pointer) if unsupported => problem.at_pointer(pointer),
-        _ => problem,
+    let problem = match pointer {
+        Some(pointer) => problem.at_pointer(&pointer),
+        None => problem,
     };
     match sent {
         Some(sent) => sent.point(problem),

@@ -447,6 +447,12 @@ impl Rules {
         self.house_table().reaches_beyond_houses()
     }
 
+    /// The unit of a rule that reaches beyond the houses, if one does (see
+    /// [`Houses::first_beyond_houses`]).
+    pub fn first_beyond_houses(&self) -> Option<Unit> {
+        self.house_table().first_beyond_houses()
+    }
+
     /// The 0-based box (or Jigsaw region) of `cell`.
     pub fn region_of(&self, cell: Cell) -> usize {
         match self.regions() {

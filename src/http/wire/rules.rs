@@ -14,7 +14,7 @@ use super::BoardText;
 use crate::engine::{
     Arrow, Cage, ClonePair, Direction, Dot, DotKind, LittleKiller, Negative, OneDiagonal, Outside,
     Puzzle, PuzzleError, Quadruple, RuleSpec, Rules, RulesError, SandwichClue, Shape, Side,
-    SkyscraperClue, Thermometer, Whisper, XSumClue,
+    SkyscraperClue, Thermometer, Unit, Whisper, XSumClue,
 };
 
 /// Declares a request body that takes the rule fields every puzzle endpoint shares
@@ -343,6 +343,45 @@ impl RuleFields<'_> {
     /// no field is sent that would point anywhere.
     pub fn is_classic(&self) -> bool {
         self.first_pointer().is_none()
+    }
+
+    /// The JSON pointer of the field a rule the engine names came from: the cage itself
+    /// (`/cages/3`), whose place the engine keeps (a cage without a sum among cages with
+    /// sums), or the whole field for the others (`/thermometers`); `None` for a unit no field
+    /// here makes (rows, columns, boxes).
+    pub fn pointer_of(unit: Unit) -> Option<String> {
+        let field = match unit.kind.name() {
+            "cage" => return Some(format!("/cages/{}", unit.index)),
+            "region" => "/regions",
+            "diagonal" => "/diagonals",
+            "window" | "hidden_window" => "/windows",
+            "anti_king" => "/anti_king",
+            "anti_knight" => "/anti_knight",
+            "non_consecutive" => "/non_consecutive",
+            "disjoint_group" => "/disjoint_groups",
+            "extra_region" => "/extra_regions",
+            "odd" => "/odd",
+            "even" => "/even",
+            "thermometer" => "/thermometers",
+            "dot" => "/dots",
+            "negative" => "/negative",
+            "whispers" => "/whispers",
+            "palindrome" => "/palindromes",
+            "renban" => "/renban",
+            "arrow" => "/arrows",
+            "little_killer" => "/little_killers",
+            "sandwich" => "/sandwiches",
+            "x_sum" => "/x_sums",
+            "skyscraper" => "/skyscrapers",
+            "between_line" => "/between_lines",
+            "region_sum_line" => "/region_sum_lines",
+            "quadruple" => "/quadruples",
+            "minimum" => "/minimum",
+            "maximum" => "/maximum",
+            "clone" => "/clones",
+            _ => return None,
+        };
+        Some(field.to_string())
     }
 
     /// The JSON pointer of the first rule field sent (`/cages`, `/regions`, `/diagonals`,

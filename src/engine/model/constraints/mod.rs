@@ -595,11 +595,20 @@ impl Houses {
     /// total such as extra regions or cages without a sum): the logic engine reasons over
     /// those two only.
     pub fn reaches_beyond_houses(&self) -> bool {
-        !(self.pairs.is_empty()
-            && self.domains.is_empty()
-            && self.relations.is_empty()
-            && self.propagators.is_empty())
-            || self.distinct_without_total().next().is_some()
+        self.first_beyond_houses().is_some()
+    }
+
+    /// The unit of one rule that reaches beyond the houses (see
+    /// [`Houses::reaches_beyond_houses`]), to name it where that matters (what grading cannot
+    /// take): a distinct house without a total first, then pairs, domains, relations and
+    /// propagators, each in registry order.
+    pub fn first_beyond_houses(&self) -> Option<Unit> {
+        (self.distinct_without_total().map(|house| house.unit))
+            .chain(self.pairs.iter().map(|pair| pair.unit))
+            .chain(self.domains.iter().map(|domain| domain.unit))
+            .chain(self.relations.iter().map(|relation| relation.unit))
+            .chain(self.propagators.iter().map(|propagator| propagator.unit()))
+            .next()
     }
 
     /// The houses of distinct digits with no total (extra regions, renban lines, cages
