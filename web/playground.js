@@ -363,31 +363,43 @@ const hasEntries = () => cells.some((cell) => !cell.given && cell.digit !== EMPT
  * f-puzzles' forms is the service's to read: see `fpuzzlesIn`.)
  */
 function parsePuzzle(text) {
-  let source = text.trim();
-  let pastedRules = {};
+  const source = text.trim();
   if (source === '') throw new Error('The paste box is empty: paste 81 characters, one per cell.');
-  if (/^[[{"]/.test(source)) {
-    let value;
-    try {
-      value = JSON.parse(source);
-    } catch (error) {
-      throw new Error(`That looks like JSON but does not parse: ${error.message}`);
-    }
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      pastedRules = rulesFrom(value);
-      value = value.board;
-    }
-    if (Array.isArray(value) && value.every((row) => typeof row === 'string')) {
-      source = value.join('');
-    } else if (Array.isArray(value) && value.every((row) => Array.isArray(row) && row.every(Number.isInteger))) {
-      source = value.map((row) => row.join('')).join('');
-    } else if (typeof value === 'string') {
-      source = value;
-    } else {
-      throw new Error('In JSON, the board is a string of 81 characters, an array of 9 row strings, or 9 arrays of 9 numbers.');
-    }
+  if (!/^[[{"]/.test(source)) return { digits: digitsOf(source), rules: {} };
+  let value;
+  try {
+    value = JSON.parse(source);
+  } catch (error) {
+    throw new Error(`That looks like JSON but does not parse: ${error.message}`);
   }
-  const compact = source.replace(/\s+/g, '');
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    // A game in progress: `givens` is the puzzle, `board` the position with its entries.
+    const rules = rulesFrom(value);
+    if (value.givens === undefined) return { digits: digitsOf(boardText(value.board)), rules };
+    const entries = digitsOf(boardText(value.board));
+    return { digits: digitsOf(boardText(value.givens)), rules, entries };
+  }
+  return { digits: digitsOf(boardText(value)), rules: {} };
+}
+
+/** A board in any of the API's JSON forms as text, one character a cell. */
+function boardText(value) {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((row) => typeof row === 'string')) return value.join('');
+  if (Array.isArray(value) && value.every(Array.isArray)) {
+    const cell = (d, row, col) => {
+      if (d === 0 || d === null) return '.';
+      if (Number.isInteger(d) && d >= 1 && d <= 9) return String(d);
+      throw new Error(`Row ${row + 1}, column ${col + 1}: ${JSON.stringify(d)} is not a digit 1-9 or an empty cell (0 or null).`);
+    };
+    return value.map((cells, row) => cells.map((d, col) => cell(d, row, col)).join('')).join('');
+  }
+  throw new Error('In JSON, the board is a string of 81 characters, an array of 9 row strings, or 9 arrays of 9 numbers.');
+}
+
+/** The digits of 81 cells as text (`.` or `0` empty, spaces ignored); throws a sentence. */
+function digitsOf(text) {
+  const compact = text.replace(/\s+/g, '');
   const bad = compact.search(/[^0-9.]/);
   if (bad >= 0 && bad < SIZE * SIZE) {
     throw new Error(`Row ${Math.floor(bad / SIZE) + 1}, column ${(bad % SIZE) + 1}: '${compact[bad]}' is not a digit 1-9 or an empty cell ('.' or '0').`);
@@ -395,7 +407,7 @@ function parsePuzzle(text) {
   if (compact.length !== SIZE * SIZE) {
     throw new Error(`A puzzle has 81 cells; this has ${compact.length}.`);
   }
-  return { digits: Array.from(compact, (ch) => (ch === '.' ? EMPTY : Number(ch))), rules: pastedRules };
+  return Array.from(compact, (ch) => (ch === '.' ? EMPTY : Number(ch)));
 }
 
 /**
@@ -420,19 +432,22 @@ function fpuzzlesIn(text) {
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) return source;
   if (/^(www\.)?(f-puzzles\.com|(beta\.)?sudokupad\.app)\//i.test(source)) return `https://${source}`;
-  // lz-string's base64 with a letter in it; 81 characters is a grid with letters for blanks,
-  // which parsePuzzle names.
-  if (/^[A-Za-z0-9+/=]+$/.test(source) && /[A-Za-z]/.test(source) && source.length !== SIZE * SIZE) {
-    return source;
-  }
-  return null;
+  // The compressed object (lz-string base64 of JSON opening with `{"`, which always starts
+  // `N4`), alone or as a SudokuPad id, perhaps broken across lines; other text is
+  // parsePuzzle's to name.
+  const compact = source.replace(/\s+/g, '');
+  return /^(fpuzzles)?N4[A-Za-z0-9+/=]+$/.test(compact) ? compact : null;
 }
 
-/** Loads a puzzle under its rules: its digits become givens, and every earlier entry goes. */
-function loadPuzzle({ digits, rules: puzzleRules }) {
+/**
+ * Loads a puzzle under its rules: its digits become givens, and every earlier entry goes;
+ * `entries` (a player's digits, 0 where none), when given, are entered over them.
+ */
+function loadPuzzle({ digits, rules: puzzleRules, entries = [] }) {
   setRules(puzzleRules);
   digits.forEach((digit, index) => {
-    cells[index].digit = digit;
+    const entered = digit === EMPTY ? (entries[index] ?? EMPTY) : EMPTY;
+    cells[index].digit = digit === EMPTY ? entered : digit;
     cells[index].given = digit !== EMPTY;
   });
   boardChanged();
@@ -493,6 +508,10 @@ async function showPicture() {
 let importSource = null;
 
 async function loadText(text) {
+  if (busy) {
+    say('info', 'A request is still running: press Load again when it has answered.');
+    return;
+  }
   const fpuzzles = fpuzzlesIn(text);
   if (fpuzzles !== null) {
     await importFpuzzles(fpuzzles);
@@ -522,12 +541,17 @@ async function importFpuzzles(fpuzzles) {
     say('error', `This is a ${size}x${size} puzzle and the grid here is 9x9. The API takes every size from 4x4 to 16x16: send the curl command's body to /v1/solve.`);
     return;
   }
-  loadPuzzle({ digits: answer.board.flat(), rules: rulesFrom(answer) });
+  // A grid with a player's values comes back as `board` (givens and values) beside `givens`.
+  const digits = (answer.givens ?? answer.board).flat();
+  const entries = answer.givens ? answer.board.flat() : [];
+  loadPuzzle({ digits, rules: rulesFrom(answer), entries });
   lastAction = 'import';
   showCurl();
-  const givens = answer.board.flat().filter((d) => d !== EMPTY).length;
+  const givens = digits.filter((d) => d !== EMPTY).length;
+  const entered = entries.filter((d, index) => d !== EMPTY && digits[index] === EMPTY).length;
   const variant = variantName() === 'classic' ? '' : ` ${variantName()}`;
-  say('ok', `Loaded a${variant} puzzle with ${plural(givens, 'given')} from f-puzzles' format, as POST /v1/fpuzzles reads it.`);
+  const withEntries = entered ? ` and ${plural(entered, 'entry', 'entries')}` : '';
+  say('ok', `Loaded a${variant} puzzle with ${plural(givens, 'given')}${withEntries} from f-puzzles' format, as POST /v1/fpuzzles reads it.`);
 }
 
 /** Puts the puzzle in the paste box as a SudokuPad link (the f-puzzles forms are in the response). */
@@ -631,7 +655,8 @@ async function call(action) {
     const shown = body === null ? text : JSON.stringify(body, null, 2);
     $('response').textContent = `HTTP ${response.status} ${response.statusText} · ${elapsed} ms\n${shown}`;
     if (boardVersion !== sentFor && !['generate', 'import'].includes(action)) {
-      say('info', `The board changed while ${action} was running, so its answer no longer fits; press ${action} again.`);
+      const button = $(action)?.textContent ?? action;
+      say('info', `The board changed while ${action} was running, so its answer no longer fits; press ${button} again.`);
       return null;
     }
     if (response.ok && body !== null) return body;
@@ -645,7 +670,7 @@ async function call(action) {
 /** aria-disabled rather than disabled: a disabled button drops the keyboard focus. */
 function setBusy(on) {
   busy = on;
-  for (const id of ['solve', 'validate', 'hint', 'candidates', 'generate', 'load', 'share']) {
+  for (const id of ['solve', 'validate', 'hint', 'candidates', 'grade', 'generate', 'load', 'share']) {
     $(id).setAttribute('aria-disabled', String(on));
   }
 }

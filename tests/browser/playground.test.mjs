@@ -422,6 +422,23 @@ test('f-puzzles and SudokuPad: a link, a compressed string or the JSON loads, an
   await page.locator('#picture svg .bulb').waitFor();
   await page.locator('#picture svg .head').waitFor();
   await page.screenshot({ path: join(ARTIFACTS, 'fpuzzles-import.png'), fullPage: true });
+
+  // A player's value in the f-puzzles grid (not given) is an entry, not a given.
+  const played = structuredClone(shared.fpuzzles);
+  played.grid[0][1] = { value: Number(SOLUTION[1]) };
+  await page.fill('#paste', JSON.stringify(played));
+  await page.click('#load');
+  await page.locator('#message.ok', { hasText: /and 1 entry from/ }).waitFor();
+  assert.equal(await boardText(page), `${PUZZLE[0]}${SOLUTION[1]}${PUZZLE.slice(2)}`);
+  assert.equal(await cellBox(page, 0, 1).getAttribute('class').then((c) => c.includes('given')), false);
+  assert.equal(await cellBox(page, 0, 0).getAttribute('class').then((c) => c.includes('given')), true);
+  // So is the board of a game in progress pasted as the API's JSON, with its givens beside.
+  const position = `${PUZZLE[0]}${SOLUTION[1]}${PUZZLE.slice(2)}`;
+  await page.click('#clear-all');
+  await page.fill('#paste', JSON.stringify({ ...THERMO_ARROW, board: position, givens: PUZZLE }));
+  await page.click('#load');
+  assert.equal(await boardText(page), position);
+  assert.equal(await cellBox(page, 0, 1).getAttribute('class').then((c) => c.includes('given')), false);
   await page.locator('#solve').click();
   await page.locator('#message.ok', { hasText: /^Solved/ }).waitFor();
   assert.equal(await boardText(page), SOLUTION, 'solved under the imported thermometer and arrow');
