@@ -188,13 +188,16 @@ def drill_strict(port, pid, _):
     detail = json.loads(data).get("detail", "")
     check(response.status == 422 and "did you mean `cages`" in detail,
           f"misspelled `Cages`: {response.status} {detail!r}")
-    # /grade covers 9x9 puzzles only: cages on a 4x4 board are refused by name, never ignored.
+    # /grade covers 9x9 puzzles only: cages on a 4x4 board are refused by name ("4x4
+    # Killer"), never ignored; the size is the reason, so the pointer is the board's.
     body = json.dumps({"board": "." * 16, "cages": [{"sum": 3, "cells": [[0, 0], [0, 1]]}]})
     response, data, _ = request(port, "POST", "/grade", headers=json_headers, body=body)
     problem = json.loads(data)
     check(response.status == 422 and problem.get("type", "").endswith(":unsupported")
-          and problem.get("pointer") == "/cages",
-          f"4x4 cages sent to /grade: {response.status} {problem.get('detail')!r}")
+          and problem.get("pointer") == "/board"
+          and "4x4 Killer" in problem.get("detail", ""),
+          f"4x4 cages sent to /grade: {response.status} {problem.get('pointer')!r} "
+          f"{problem.get('detail')!r}")
 
 
 def drill_headers(port, pid, _):
