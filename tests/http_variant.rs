@@ -360,8 +360,8 @@ async fn cage_and_size_errors_are_specific_problems() {
     assert_eq!(
         body["detail"],
         "grading covers 9x9 puzzles of houses and sums (rows, columns, boxes or Jigsaw regions, \
-         diagonals, windows, disjoint groups, Killer cages with sums); this one is 4x4 Killer; /solve, \
-         /validate, /hint and /candidates take every size and rule set"
+         diagonals, windows, disjoint groups, Killer cages with sums); this one is 4x4 \
+         Killer; /solve, /validate, /hint and /candidates take every size and rule set"
     );
     assert_eq!(body["pointer"], "/board", "the size is the reason");
     // On a 9x9 board the pointer names the rule grading does not take: a thermometer beside

@@ -470,7 +470,8 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "grading covers 9x9 puzzles of houses and sums (rows, columns, boxes or Jigsaw \
-             regions, diagonals, windows, disjoint groups, Killer cages with sums); this one is 4x4 Killer"
+             regions, diagonals, windows, disjoint groups, Killer cages with sums); this one \
+             is 4x4 Killer"
         );
         let four = Grid::from_line(&".".repeat(16)).unwrap();
         let marks = engine
