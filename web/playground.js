@@ -446,8 +446,7 @@ function fpuzzlesIn(text) {
 function loadPuzzle({ digits, rules: puzzleRules, entries = [] }) {
   setRules(puzzleRules);
   digits.forEach((digit, index) => {
-    const entered = digit === EMPTY ? (entries[index] ?? EMPTY) : EMPTY;
-    cells[index].digit = digit === EMPTY ? entered : digit;
+    cells[index].digit = digit === EMPTY ? (entries[index] ?? EMPTY) : digit;
     cells[index].given = digit !== EMPTY;
   });
   boardChanged();

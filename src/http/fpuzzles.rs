@@ -25,9 +25,9 @@ use super::extract::{data_problem, data_problem_taking, ApiJson};
 use super::lz_string::{self, DecodeError};
 use super::problem::Problem;
 use super::wire::{
-    BoardRequest, BoardText, BookletPuzzle, CandidatesRequest, CellInput, CellJson, DiagonalsJson,
-    DirectionJson, DotKindJson, HasRules, HintRequest, NegativeJson, Object, OneDiagonalJson,
-    RulesJson, SideJson, StrictJson, ValidateRequest,
+    native, BoardRequest, BoardText, BookletPuzzle, CandidatesRequest, CellInput, CellJson,
+    DiagonalsJson, DirectionJson, DotKindJson, HasRules, HintRequest, NegativeJson, Object,
+    OneDiagonalJson, RulesJson, SideJson, StrictJson, ValidateRequest,
 };
 use crate::engine::{check_givens, default_difference, Grid, Shape};
 
@@ -43,75 +43,6 @@ const SUDOKUPAD_MARK: &str = "fpuzzles";
 
 /// Where SudokuPad links to an f-puzzles puzzle point; the compressed puzzle follows.
 pub const SUDOKUPAD_PREFIX: &str = "https://sudokupad.app/fpuzzles";
-
-/// The native request fields, named once: the translation writes these, and a request that
-/// sends `fpuzzles` must send none of them.
-pub mod native {
-    pub const BOARD: &str = "board";
-    pub const GIVENS: &str = "givens";
-    pub const CAGES: &str = "cages";
-    pub const REGIONS: &str = "regions";
-    pub const DIAGONALS: &str = "diagonals";
-    pub const WINDOWS: &str = "windows";
-    pub const ANTI_KING: &str = "anti_king";
-    pub const ANTI_KNIGHT: &str = "anti_knight";
-    pub const NON_CONSECUTIVE: &str = "non_consecutive";
-    pub const DISJOINT_GROUPS: &str = "disjoint_groups";
-    pub const ODD: &str = "odd";
-    pub const EVEN: &str = "even";
-    pub const THERMOMETERS: &str = "thermometers";
-    pub const WHISPERS: &str = "whispers";
-    pub const PALINDROMES: &str = "palindromes";
-    pub const RENBAN: &str = "renban";
-    pub const EXTRA_REGIONS: &str = "extra_regions";
-    pub const DOTS: &str = "dots";
-    pub const NEGATIVE: &str = "negative";
-    pub const ARROWS: &str = "arrows";
-    pub const LITTLE_KILLERS: &str = "little_killers";
-    pub const SANDWICHES: &str = "sandwiches";
-    pub const X_SUMS: &str = "x_sums";
-    pub const SKYSCRAPERS: &str = "skyscrapers";
-    pub const BETWEEN_LINES: &str = "between_lines";
-    pub const REGION_SUM_LINES: &str = "region_sum_lines";
-    pub const QUADRUPLES: &str = "quadruples";
-    pub const MINIMUM: &str = "minimum";
-    pub const MAXIMUM: &str = "maximum";
-    pub const CLONES: &str = "clones";
-
-    /// Every native field the puzzle is made of: `fpuzzles` replaces all of them.
-    pub const PUZZLE_FIELDS: [&str; 30] = [
-        BOARD,
-        GIVENS,
-        CAGES,
-        REGIONS,
-        DIAGONALS,
-        WINDOWS,
-        ANTI_KING,
-        ANTI_KNIGHT,
-        NON_CONSECUTIVE,
-        DISJOINT_GROUPS,
-        ODD,
-        EVEN,
-        THERMOMETERS,
-        WHISPERS,
-        PALINDROMES,
-        RENBAN,
-        EXTRA_REGIONS,
-        DOTS,
-        NEGATIVE,
-        ARROWS,
-        LITTLE_KILLERS,
-        SANDWICHES,
-        X_SUMS,
-        SKYSCRAPERS,
-        BETWEEN_LINES,
-        REGION_SUM_LINES,
-        QUADRUPLES,
-        MINIMUM,
-        MAXIMUM,
-        CLONES,
-    ];
-}
 
 /// An f-puzzles puzzle as f-puzzles exports it before compressing it. The constraint arrays
 /// and flags are kept as sent (each converter reads its own shape), so that an answer can

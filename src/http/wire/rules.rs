@@ -17,6 +17,75 @@ use crate::engine::{
     SkyscraperClue, Thermometer, Unit, Whisper, XSumClue,
 };
 
+/// The native request fields, named once: the f-puzzles translation writes these (a request
+/// that sends `fpuzzles` must send none of them), and refusals point at them.
+pub mod native {
+    pub const BOARD: &str = "board";
+    pub const GIVENS: &str = "givens";
+    pub const CAGES: &str = "cages";
+    pub const REGIONS: &str = "regions";
+    pub const DIAGONALS: &str = "diagonals";
+    pub const WINDOWS: &str = "windows";
+    pub const ANTI_KING: &str = "anti_king";
+    pub const ANTI_KNIGHT: &str = "anti_knight";
+    pub const NON_CONSECUTIVE: &str = "non_consecutive";
+    pub const DISJOINT_GROUPS: &str = "disjoint_groups";
+    pub const ODD: &str = "odd";
+    pub const EVEN: &str = "even";
+    pub const THERMOMETERS: &str = "thermometers";
+    pub const WHISPERS: &str = "whispers";
+    pub const PALINDROMES: &str = "palindromes";
+    pub const RENBAN: &str = "renban";
+    pub const EXTRA_REGIONS: &str = "extra_regions";
+    pub const DOTS: &str = "dots";
+    pub const NEGATIVE: &str = "negative";
+    pub const ARROWS: &str = "arrows";
+    pub const LITTLE_KILLERS: &str = "little_killers";
+    pub const SANDWICHES: &str = "sandwiches";
+    pub const X_SUMS: &str = "x_sums";
+    pub const SKYSCRAPERS: &str = "skyscrapers";
+    pub const BETWEEN_LINES: &str = "between_lines";
+    pub const REGION_SUM_LINES: &str = "region_sum_lines";
+    pub const QUADRUPLES: &str = "quadruples";
+    pub const MINIMUM: &str = "minimum";
+    pub const MAXIMUM: &str = "maximum";
+    pub const CLONES: &str = "clones";
+
+    /// Every native field the puzzle is made of: `fpuzzles` replaces all of them.
+    pub const PUZZLE_FIELDS: [&str; 30] = [
+        BOARD,
+        GIVENS,
+        CAGES,
+        REGIONS,
+        DIAGONALS,
+        WINDOWS,
+        ANTI_KING,
+        ANTI_KNIGHT,
+        NON_CONSECUTIVE,
+        DISJOINT_GROUPS,
+        ODD,
+        EVEN,
+        THERMOMETERS,
+        WHISPERS,
+        PALINDROMES,
+        RENBAN,
+        EXTRA_REGIONS,
+        DOTS,
+        NEGATIVE,
+        ARROWS,
+        LITTLE_KILLERS,
+        SANDWICHES,
+        X_SUMS,
+        SKYSCRAPERS,
+        BETWEEN_LINES,
+        REGION_SUM_LINES,
+        QUADRUPLES,
+        MINIMUM,
+        MAXIMUM,
+        CLONES,
+    ];
+}
+
 /// Declares a request body that takes the rule fields every puzzle endpoint shares
 /// (`cages`, `regions`, `diagonals`, `windows`) after its own fields, and implements
 /// [`HasRules`] for it. A macro rather than `#[serde(flatten)]`, which cannot be combined
@@ -351,37 +420,37 @@ impl RuleFields<'_> {
     /// here makes (rows, columns, boxes).
     pub fn pointer_of(unit: Unit) -> Option<String> {
         let field = match unit.kind.name() {
-            "cage" => return Some(format!("/cages/{}", unit.index)),
-            "region" => "/regions",
-            "diagonal" => "/diagonals",
-            "window" | "hidden_window" => "/windows",
-            "anti_king" => "/anti_king",
-            "anti_knight" => "/anti_knight",
-            "non_consecutive" => "/non_consecutive",
-            "disjoint_group" => "/disjoint_groups",
-            "extra_region" => "/extra_regions",
-            "odd" => "/odd",
-            "even" => "/even",
-            "thermometer" => "/thermometers",
-            "dot" => "/dots",
-            "negative" => "/negative",
-            "whispers" => "/whispers",
-            "palindrome" => "/palindromes",
-            "renban" => "/renban",
-            "arrow" => "/arrows",
-            "little_killer" => "/little_killers",
-            "sandwich" => "/sandwiches",
-            "x_sum" => "/x_sums",
-            "skyscraper" => "/skyscrapers",
-            "between_line" => "/between_lines",
-            "region_sum_line" => "/region_sum_lines",
-            "quadruple" => "/quadruples",
-            "minimum" => "/minimum",
-            "maximum" => "/maximum",
-            "clone" => "/clones",
+            "cage" => return Some(format!("/{}/{}", native::CAGES, unit.index)),
+            "region" => native::REGIONS,
+            "diagonal" => native::DIAGONALS,
+            "window" | "hidden_window" => native::WINDOWS,
+            "anti_king" => native::ANTI_KING,
+            "anti_knight" => native::ANTI_KNIGHT,
+            "non_consecutive" => native::NON_CONSECUTIVE,
+            "disjoint_group" => native::DISJOINT_GROUPS,
+            "extra_region" => native::EXTRA_REGIONS,
+            "odd" => native::ODD,
+            "even" => native::EVEN,
+            "thermometer" => native::THERMOMETERS,
+            "dot" => native::DOTS,
+            "negative" => native::NEGATIVE,
+            "whispers" => native::WHISPERS,
+            "palindrome" => native::PALINDROMES,
+            "renban" => native::RENBAN,
+            "arrow" => native::ARROWS,
+            "little_killer" => native::LITTLE_KILLERS,
+            "sandwich" => native::SANDWICHES,
+            "x_sum" => native::X_SUMS,
+            "skyscraper" => native::SKYSCRAPERS,
+            "between_line" => native::BETWEEN_LINES,
+            "region_sum_line" => native::REGION_SUM_LINES,
+            "quadruple" => native::QUADRUPLES,
+            "minimum" => native::MINIMUM,
+            "maximum" => native::MAXIMUM,
+            "clone" => native::CLONES,
             _ => return None,
         };
-        Some(field.to_string())
+        Some(format!("/{field}"))
     }
 
     /// The JSON pointer of the first rule field sent (`/cages`, `/regions`, `/diagonals`,
